@@ -1,0 +1,107 @@
+/**
+ * Runs the store properties with fast-check under one seed: the engine behind
+ * `orb-harness fuzz --target store` and the property tests. Every command of every run goes into
+ * one Trace, so its hash identifies the whole fuzz session (same seed and runs ⇒ same hash).
+ */
+import fc from "fast-check";
+import { Trace } from "../../kernel/trace.ts";
+import { InvariantViolation } from "./store-world.ts";
+import { realStore, storeFastCheckProperty, storeProperties, type StoreFactory } from "./store-properties.ts";
+
+/** How to run the store fuzzer. */
+export interface StoreFuzzOptions {
+  /** The session seed (a 32-bit integer); each property derives its own from it. */
+  readonly seed: number;
+  /** Runs per property. */
+  readonly runs: number;
+  /** Only the property with this id. */
+  readonly property?: string;
+  /** Replay one failure: the fast-check path printed with it (needs the same seed and property). */
+  readonly replayPath?: string;
+  /** The store to test (planted-bug variants in tests); the real store by default. */
+  readonly makeStore?: StoreFactory;
+}
+
+/** How one property fared. */
+export interface PropertyOutcome {
+  readonly id: string;
+  readonly rule: string;
+  readonly passed: boolean;
+  /** Runs executed (up to and including the first failure). */
+  readonly runs: number;
+  /** The shrunk failing command sequence. */
+  readonly counterexample?: string;
+  /** fast-check's path to the shrunk failure, for `--replay`. */
+  readonly replayPath?: string;
+  /** What was violated. */
+  readonly error?: string;
+}
+
+/** A whole fuzz session. */
+export interface StoreFuzzResult {
+  readonly seed: number;
+  readonly outcomes: readonly PropertyOutcome[];
+  readonly traceHash: string;
+}
+
+/** Ids of the store properties, for usage messages. */
+export const storePropertyIds: readonly string[] = storeProperties.map((property) => property.id);
+
+/** The seed property number `index` runs with: distinct per property, fixed by the session seed. */
+export function propertySeed(seed: number, index: number): number {
+  return (seed ^ Math.imul(index + 1, 0x9e3779b1)) | 0;
+}
+
+/** Runs the properties (or the one asked for) and reports each. */
+export async function runStoreFuzz(options: StoreFuzzOptions): Promise<StoreFuzzResult> {
+  if (options.property !== undefined && !storePropertyIds.includes(options.property)) {
+    throw new Error(`unknown store property ${options.property}; one of: ${storePropertyIds.join(", ")}`);
+  }
+  const trace = new Trace();
+  const outcomes: PropertyOutcome[] = [];
+  for (const [index, property] of storeProperties.entries()) {
+    if (options.property !== undefined && property.id !== options.property) continue;
+    const details = await fc.check(storeFastCheckProperty(property, options.makeStore ?? realStore, trace), {
+      seed: propertySeed(options.seed, index),
+      numRuns: options.runs,
+      ...(options.replayPath !== undefined && { path: options.replayPath, endOnFailure: true }),
+    });
+    trace.record(0, "store-fuzz", "property", { id: property.id, failed: details.failed, runs: details.numRuns });
+    outcomes.push(outcomeOf(property.id, property.rule, details));
+  }
+  return { seed: options.seed, outcomes, traceHash: trace.hash() };
+}
+
+function outcomeOf<T extends unknown[]>(id: string, rule: string, details: fc.RunDetails<T>): PropertyOutcome {
+  if (!details.failed) return { id, rule, passed: true, runs: details.numRuns };
+  const error = details.errorInstance;
+  const [commands] = (details.counterexample ?? []) as unknown[];
+  return {
+    id,
+    rule,
+    passed: false,
+    runs: details.numRuns,
+    // fast-check appends its own replay comment; our replay line says the same in full.
+    counterexample: String(commands).replace(/\s*\/\*replayPath=.*\*\/$/, ""),
+    ...(details.counterexamplePath !== null && { replayPath: details.counterexamplePath }),
+    // A violation names its invariant; anything else is a crash of the store or the harness.
+    error: error instanceof InvariantViolation ? error.message : `unexpected error: ${error instanceof Error ? error.stack : String(error)}`,
+  };
+}
+
+/** The command that replays a failed property exactly. */
+export function replayCommand(seed: number, outcome: PropertyOutcome): string {
+  return `npx tsx scripts/cli.ts fuzz --target store --seed ${seed} --property ${outcome.id} --replay ${outcome.replayPath ?? ""}`;
+}
+
+/** Human-readable lines for one property's outcome. */
+export function formatOutcome(seed: number, outcome: PropertyOutcome): string[] {
+  if (outcome.passed) return [`ok    ${outcome.id}  (${outcome.runs} runs)`];
+  return [
+    `FAIL  ${outcome.id}  (failed after ${outcome.runs} runs; seed ${seed})`,
+    `      rule: ${outcome.rule}`,
+    `      violation: ${outcome.error}`,
+    `      counterexample: ${outcome.counterexample}`,
+    `      replay: ${replayCommand(seed, outcome)}`,
+  ];
+}

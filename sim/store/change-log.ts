@@ -1,0 +1,72 @@
+/**
+ * The store's history as a list of changes, one per revision, in revision order: what watches
+ * replay and what compaction trims (doc 1 §8: history retained for a window of time).
+ */
+import type { StoredObject } from "./stored-object.ts";
+
+/** The kinds of change a write makes (doc 1 §6; DELETED is Kubernetes' name, "not shown" in doc 1). */
+export type ChangeType = "ADDED" | "MODIFIED" | "DELETED";
+
+/** One committed write. For DELETED, `object` is the last state stamped with the deletion's revision. */
+export interface Change {
+  readonly type: ChangeType;
+  readonly key: string;
+  readonly revision: number;
+  /** Clock time of the write, for time-based compaction. */
+  readonly timeMs: number;
+  readonly object: StoredObject;
+  /** The state before this write (absent for ADDED): lets watches with a filter see transitions. */
+  readonly previous?: StoredObject;
+}
+
+/** Retained changes, oldest first; revisions strictly increase. */
+export class ChangeLog {
+  private changes: Change[] = [];
+
+  /** Appends the change of the next revision. */
+  append(change: Change): void {
+    const last = this.changes.at(-1);
+    if (last !== undefined && change.revision <= last.revision) {
+      throw new Error(`change log: revision ${change.revision} after ${last.revision}`);
+    }
+    this.changes.push(change);
+  }
+
+  /** Retained changes with revision > `revision`, in order. */
+  *after(revision: number): Generator<Change> {
+    for (let index = this.firstIndexAfter(revision); index < this.changes.length; index++) {
+      yield this.changes[index]!;
+    }
+  }
+
+  /** The oldest retained change, if any. */
+  first(): Change | undefined {
+    return this.changes[0];
+  }
+
+  /** The revision of the newest change written at or before `timeMs`, if one is retained. */
+  lastRevisionAtOrBefore(timeMs: number): number | undefined {
+    let found: number | undefined;
+    for (const change of this.changes) {
+      if (change.timeMs > timeMs) break;
+      found = change.revision;
+    }
+    return found;
+  }
+
+  /** Forgets changes with revision <= `revision`. */
+  dropThrough(revision: number): void {
+    this.changes = this.changes.slice(this.firstIndexAfter(revision));
+  }
+
+  private firstIndexAfter(revision: number): number {
+    let low = 0;
+    let high = this.changes.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.changes[middle]!.revision <= revision) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Storage keys. An object lives at `<resource>/<namespace>/<name>`; cluster-scoped objects have
+ * an empty namespace (`nodes//node-a`). Key order is plain string order, as in etcd, and a list of
+ * one namespace or of all namespaces is a key-prefix scan.
+ */
+
+/** Where an object is stored; `namespace` is "" for cluster-scoped resources. */
+export interface ObjectKey {
+  readonly resource: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** The storage key of an object; throws on a component that would break the key's shape. */
+export function encodeKey(key: ObjectKey): string {
+  assertComponent("resource", key.resource, false);
+  assertComponent("namespace", key.namespace, true);
+  assertComponent("name", key.name, false);
+  return `${key.resource}/${key.namespace}/${key.name}`;
+}
+
+/** The key prefix of a collection: every namespace when `namespace` is undefined, else one. */
+export function collectionPrefix(resource: string, namespace?: string): string {
+  assertComponent("resource", resource, false);
+  if (namespace === undefined) return `${resource}/`;
+  assertComponent("namespace", namespace, true);
+  return `${resource}/${namespace}/`;
+}
+
+/** The key just after every key that starts with `key` + something: used to resume after `key`. */
+export function keyAfter(key: string): string {
+  return `${key}\u0000`;
+}
+
+function assertComponent(what: string, value: string, mayBeEmpty: boolean): void {
+  if (value.includes("/") || value.includes("\u0000") || (!mayBeEmpty && value === "")) {
+    throw new Error(`store key: invalid ${what} ${JSON.stringify(value)}`);
+  }
+}

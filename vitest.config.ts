@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["{sim,spec,conformance,reports,scripts}/**/*.test.ts"],
+    // Property tests run hundreds of model runs; the default 5 s is too tight on a 2-core CI box.
+    testTimeout: 60_000,
+    pool: "forks",
+  },
+});
