@@ -6,5 +6,6 @@ export default defineConfig({
     // Property tests run hundreds of model runs; the default 5 s is too tight on a 2-core CI box.
     testTimeout: 60_000,
     pool: "forks",
+    benchmark: { include: ["{sim,spec,conformance,reports,scripts}/**/*.bench.ts"] },
   },
 });

@@ -141,7 +141,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."
 function filesUnderContract(): string[] {
   return readdirSync(path.join(repoRoot, "sim"), { recursive: true, encoding: "utf8" })
     .map((relative) => `sim/${relative.split(path.sep).join("/")}`)
-    .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
+    .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !file.endsWith(".bench.ts"))
     .filter((file) => file !== "sim/kernel/real-clock.ts")
     .sort();
 }

@@ -16,10 +16,12 @@ export interface StoreFuzzOptions {
   readonly runs: number;
   /** Only the property with this id. */
   readonly property?: string;
-  /** Replay one failure: the fast-check path printed with it (needs the same seed and property). */
+  /** Replay one failure: the replay path printed with it (needs the same seed and property). */
   readonly replayPath?: string;
   /** The store to test (planted-bug variants in tests); the real store by default. */
   readonly makeStore?: StoreFactory;
+  /** Told of each property's outcome as soon as it is known (progress on long runs). */
+  readonly onOutcome?: (outcome: PropertyOutcome) => void;
 }
 
 /** How one property fared. */
@@ -31,7 +33,10 @@ export interface PropertyOutcome {
   readonly runs: number;
   /** The shrunk failing command sequence. */
   readonly counterexample?: string;
-  /** fast-check's path to the shrunk failure, for `--replay`. */
+  /**
+   * What `--replay` takes to rerun exactly the shrunk failure: fast-check's path to it, then "@"
+   * and fast-check's record of which of its commands ran.
+   */
   readonly replayPath?: string;
   /** What was violated. */
   readonly error?: string;
@@ -61,13 +66,16 @@ export async function runStoreFuzz(options: StoreFuzzOptions): Promise<StoreFuzz
   const outcomes: PropertyOutcome[] = [];
   for (const [index, property] of storeProperties.entries()) {
     if (options.property !== undefined && property.id !== options.property) continue;
-    const details = await fc.check(storeFastCheckProperty(property, options.makeStore ?? realStore, trace), {
+    const [path, commandsReplayPath] = splitReplayPath(options.replayPath);
+    const details = await fc.check(storeFastCheckProperty(property, options.makeStore ?? realStore, trace, commandsReplayPath), {
       seed: propertySeed(options.seed, index),
       numRuns: options.runs,
-      ...(options.replayPath !== undefined && { path: options.replayPath, endOnFailure: true }),
+      ...(path !== undefined && { path, endOnFailure: true }),
     });
     trace.record(0, "store-fuzz", "property", { id: property.id, failed: details.failed, runs: details.numRuns });
-    outcomes.push(outcomeOf(property.id, property.rule, details));
+    const outcome = outcomeOf(property.id, property.rule, details);
+    outcomes.push(outcome);
+    options.onOutcome?.(outcome);
   }
   return { seed: options.seed, outcomes, traceHash: trace.hash() };
 }
@@ -76,22 +84,36 @@ function outcomeOf<T extends unknown[]>(id: string, rule: string, details: fc.Ru
   if (!details.failed) return { id, rule, passed: true, runs: details.numRuns };
   const error = details.errorInstance;
   const [commands] = (details.counterexample ?? []) as unknown[];
+  // fast-check ends a command list's text with /*replayPath="…"*/: which of the commands ran.
+  const [listing, commandsReplayPath] = splitCommandsText(String(commands));
   return {
     id,
     rule,
     passed: false,
     runs: details.numRuns,
-    // fast-check appends its own replay comment; our replay line says the same in full.
-    counterexample: String(commands).replace(/\s*\/\*replayPath=.*\*\/$/, ""),
-    ...(details.counterexamplePath !== null && { replayPath: details.counterexamplePath }),
+    counterexample: listing,
+    ...(details.counterexamplePath !== null && { replayPath: `${details.counterexamplePath}@${commandsReplayPath}` }),
     // A violation names its invariant; anything else is a crash of the store or the harness.
     error: error instanceof InvariantViolation ? error.message : `unexpected error: ${error instanceof Error ? error.stack : String(error)}`,
   };
 }
 
+function splitCommandsText(text: string): [string, string] {
+  const match = /^(.*?)\s*\/\*replayPath="([^"]*)"\*\/$/s.exec(text);
+  return match === null ? [text, ""] : [match[1]!, match[2]!];
+}
+
+function splitReplayPath(replayPath: string | undefined): [string | undefined, string | undefined] {
+  if (replayPath === undefined) return [undefined, undefined];
+  const at = replayPath.indexOf("@");
+  if (at === -1) return [replayPath, undefined];
+  const commandsReplayPath = replayPath.slice(at + 1);
+  return [replayPath.slice(0, at), commandsReplayPath === "" ? undefined : commandsReplayPath];
+}
+
 /** The command that replays a failed property exactly. */
 export function replayCommand(seed: number, outcome: PropertyOutcome): string {
-  return `npx tsx scripts/cli.ts fuzz --target store --seed ${seed} --property ${outcome.id} --replay ${outcome.replayPath ?? ""}`;
+  return `npx tsx scripts/cli.ts fuzz --target store --seed ${seed} --property ${outcome.id} --replay '${outcome.replayPath ?? ""}'`;
 }
 
 /** Human-readable lines for one property's outcome. */

@@ -64,9 +64,18 @@ export const storeProperties: readonly StoreProperty[] = storeInvariants.map((in
 /** The most commands in one generated run. */
 export const MAX_COMMANDS = 40;
 
-/** The fast-check property for `property` against stores built by `makeStore`, tracing into `trace`. */
-export function storeFastCheckProperty(property: StoreProperty, makeStore: StoreFactory, trace: Trace) {
-  return fc.asyncProperty(fc.commands([...property.commands], { maxCommands: MAX_COMMANDS, size: "max" }), async (commands) => {
+/**
+ * The fast-check property for `property` against stores built by `makeStore`, tracing into
+ * `trace`. `commandsReplayPath` is fast-check's record of which commands of a failure ran, needed
+ * with the seed and path to replay that failure exactly.
+ */
+export function storeFastCheckProperty(property: StoreProperty, makeStore: StoreFactory, trace: Trace, commandsReplayPath?: string) {
+  const commandsArb = fc.commands([...property.commands], {
+    maxCommands: MAX_COMMANDS,
+    size: "max",
+    ...(commandsReplayPath !== undefined && { replayPath: commandsReplayPath }),
+  });
+  return fc.asyncProperty(commandsArb, async (commands) => {
     const sim = new Simulation({ seed: "store-fuzz" });
     const store = makeStore({
       clock: sim,

@@ -1,0 +1,61 @@
+/**
+ * The orb-harness CLI: `npx tsx scripts/cli.ts <command> [flags]`. Parsing and wiring only; each
+ * command lives in scripts/commands/. Exit codes: 0 success, 1 a check failed, 2 usage.
+ */
+import { UsageError, type CliOutput } from "./cli-command.ts";
+import { commands } from "./commands/index.ts";
+
+/** The top-level help text. */
+export function mainUsage(): string {
+  const width = Math.max(...commands.map((command) => command.name.length));
+  return [
+    "usage: orb-harness <command> [flags]",
+    "",
+    "commands:",
+    ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    "",
+    "Run `orb-harness <command> --help` for a command's flags.",
+  ].join("\n");
+}
+
+/** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
+export async function main(argv: readonly string[], output: CliOutput): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    (name === undefined ? output.err : output.out)(mainUsage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands.find((candidate) => candidate.name === name);
+  if (command === undefined) {
+    output.err(`orb-harness: unknown command ${JSON.stringify(name)}\n\n${mainUsage()}`);
+    return 2;
+  }
+  if (args.includes("--help") || args.includes("-h")) {
+    output.out(command.usage);
+    return 0;
+  }
+  try {
+    return await command.run(args, output);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    output.err(`orb-harness ${command.name}: ${error.message}\n\n${command.usage}`);
+    return 2;
+  }
+}
+
+const processOutput: CliOutput = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("/scripts/cli.ts")) {
+  main(process.argv.slice(2), processOutput).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`orb-harness: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
+      process.exitCode = 70;
+    },
+  );
+}

@@ -1,0 +1,6 @@
+/** Every command of the CLI, in the order `--help` lists them. */
+import type { CliCommand } from "../cli-command.ts";
+import { fuzzCommand } from "./fuzz.ts";
+
+/** The registered commands. */
+export const commands: readonly CliCommand[] = [fuzzCommand];
