@@ -8,7 +8,7 @@
  * (doc 1 §7, 410) and TooLargeResourceVersionError above it (doc 1 §7, 504).
  */
 import type { Clock, TimerHandle } from "../kernel/clock.ts";
-import { RETAINED_HISTORY_MS } from "./store-defaults.ts";
+import { historyWindowMs as documentedHistoryWindowMs } from "../../spec/doc1/limits.ts";
 import { ChangeLog, type Change, type ChangeType } from "./change-log.ts";
 import { ContinueTokenCodec } from "./continue-token.ts";
 import {
@@ -117,7 +117,7 @@ export class MvccStore {
   constructor(options: MvccStoreOptions) {
     this.clock = options.clock;
     this.tokens = new ContinueTokenCodec(options.tokenKey);
-    this.historyWindowMs = options.historyWindowMs ?? RETAINED_HISTORY_MS;
+    this.historyWindowMs = options.historyWindowMs ?? documentedHistoryWindowMs;
     this.resourceVersions = options.resourceVersions ?? decimalResourceVersions;
     this.watchCapacity = options.watchCapacity ?? WATCH_BUFFER_CAPACITY;
   }

@@ -1,0 +1,306 @@
+/**
+ * Dialects: the names the documents use (`orb`) and the names real clusters use (`kubernetes`),
+ * key by key, plus the recorded deviations where real Kubernetes answers differently from doc 1,
+ * so a report can say "per doc 1 §x vs per Kubernetes" (DESIGN.md, "Dialects").
+ */
+import type { ClauseId } from "./doc1/clauses.ts";
+
+/** The name of a dialect. */
+export type DialectName = "orb" | "kubernetes";
+
+/** Every name that differs between the documents and real clusters. */
+export interface Dialect {
+  readonly name: DialectName;
+  /** Binary envelope media type (doc 1 §4.3; doc 2 --orb-api-content-type). */
+  readonly protobufMediaType: string;
+  /** The group of Table and other meta types: doc 1 §2.5 and §4.3 write `<meta-group>`. */
+  readonly metaGroup: string;
+  /** The Accept value asking for a Table (doc 1 §4.3; §9 "v=v1"). */
+  readonly tableMediaType: string;
+  readonly namespaces: {
+    readonly default: string;
+    /** Lock objects of leader election live here (doc 2 --leader-elect-resource-namespace). */
+    readonly system: string;
+    readonly public: string;
+    /** Node Leases, named after their node (doc 3 §2.4). */
+    readonly nodeLease: string;
+  };
+  readonly groups: {
+    /** Lease objects: leader election (doc 2 §2.2) and node heartbeats (doc 3 §2.4). */
+    readonly coordination: string;
+    /** SubjectAccessReview (doc 1 §1, §4.1). */
+    readonly authorization: string;
+    /** Roles holding the rules of doc 1 §5 (apiGroups, resources, verbs). */
+    readonly rbac: string;
+  };
+  /** Default lock names of leader election (doc 2 --leader-elect-resource-name). */
+  readonly leaderElection: { readonly controllerManager: string; readonly scheduler: string };
+  /** The node agent's configuration types (doc 3: `<node-agent-config-group>/v1beta1`). */
+  readonly nodeAgentConfig: { readonly group: string; readonly kind: string; readonly credentialProviderKind: string };
+  /** Taints the node lifecycle controller puts on Nodes (doc 2 §2.4). */
+  readonly taints: { readonly notReady: string; readonly unreachable: string };
+  /** Certificate signers (doc 2 --cluster-signing-*). */
+  readonly signers: {
+    readonly apiServerClient: string;
+    readonly nodeAgentClient: string;
+    readonly nodeAgentServing: string;
+    readonly legacyUnknown: string;
+  };
+  /** Default of the controller manager's --cluster-name (doc 2). */
+  readonly clusterName: string;
+  readonly health: {
+    /** Name of the check on the persistence layer (doc 1 §4.5.4 names no name). */
+    readonly persistenceCheck: string;
+    /** Checks only /readyz runs (doc 1 §4.5.4: `shutdown`). */
+    readonly readinessOnlyChecks: readonly string[];
+    /** Last line of a verbose health body, per endpoint (doc 1 §4.5.2; see deviation health-last-line). */
+    readonly verboseLastLine: { readonly healthz: string; readonly livez: string; readonly readyz: string };
+  };
+}
+
+const orb = {
+  name: "orb",
+  protobufMediaType: "application/vnd.orb.protobuf",
+  metaGroup: "meta.orb.io",
+  tableMediaType: "application/json;as=Table;g=meta.orb.io;v=v1",
+  namespaces: { default: "default", system: "orb-system", public: "orb-public", nodeLease: "orb-node-lease" },
+  groups: { coordination: "coordination.orb.io", authorization: "authorization.orb.io", rbac: "rbac.authorization.orb.io" },
+  leaderElection: { controllerManager: "orb-controller-manager", scheduler: "orb-scheduler" },
+  nodeAgentConfig: { group: "nodeagent.config.orb.io", kind: "NodeAgentConfiguration", credentialProviderKind: "CredentialProviderConfig" },
+  taints: { notReady: "node.orb.io/not-ready", unreachable: "node.orb.io/unreachable" },
+  signers: {
+    apiServerClient: "orb.io/api-client",
+    nodeAgentClient: "orb.io/api-client-nodeagent",
+    nodeAgentServing: "orb.io/nodeagent-serving",
+    legacyUnknown: "orb.io/legacy-unknown",
+  },
+  clusterName: "orb",
+  health: {
+    persistenceCheck: "persistence",
+    readinessOnlyChecks: ["shutdown"],
+    // Doc 1 §4.5.2 names one last line for every endpoint.
+    verboseLastLine: { healthz: "healthz check passed", livez: "healthz check passed", readyz: "healthz check passed" },
+  },
+} as const satisfies Dialect;
+
+const kubernetes = {
+  name: "kubernetes",
+  protobufMediaType: "application/vnd.kubernetes.protobuf",
+  metaGroup: "meta.k8s.io",
+  tableMediaType: "application/json;as=Table;g=meta.k8s.io;v=v1",
+  namespaces: { default: "default", system: "kube-system", public: "kube-public", nodeLease: "kube-node-lease" },
+  groups: { coordination: "coordination.k8s.io", authorization: "authorization.k8s.io", rbac: "rbac.authorization.k8s.io" },
+  leaderElection: { controllerManager: "kube-controller-manager", scheduler: "kube-scheduler" },
+  nodeAgentConfig: { group: "kubelet.config.k8s.io", kind: "KubeletConfiguration", credentialProviderKind: "CredentialProviderConfig" },
+  taints: { notReady: "node.kubernetes.io/not-ready", unreachable: "node.kubernetes.io/unreachable" },
+  signers: {
+    apiServerClient: "kubernetes.io/kube-apiserver-client",
+    nodeAgentClient: "kubernetes.io/kube-apiserver-client-kubelet",
+    nodeAgentServing: "kubernetes.io/kubelet-serving",
+    legacyUnknown: "kubernetes.io/legacy-unknown",
+  },
+  clusterName: "kubernetes",
+  health: {
+    persistenceCheck: "etcd",
+    // Transcript health-readyz-verbose: readiness adds etcd-readiness and informer-sync to shutdown.
+    readinessOnlyChecks: ["etcd-readiness", "informer-sync", "shutdown"],
+    // Transcripts health-*-verbose: each endpoint names itself.
+    verboseLastLine: { healthz: "healthz check passed", livez: "livez check passed", readyz: "readyz check passed" },
+  },
+} as const satisfies Dialect;
+
+/** Both dialects, `orb` first. */
+export const dialects: readonly Dialect[] = [orb, kubernetes];
+
+/** The dialect with this name; throws, listing the known names, for any other. */
+export function dialectByName(name: string): Dialect {
+  const found = dialects.find((d) => d.name === name);
+  if (found === undefined) {
+    throw new Error(`unknown dialect "${name}": expected one of ${dialects.map((d) => d.name).join(", ")}`);
+  }
+  return found;
+}
+
+/**
+ * A place where doc 1 and real Kubernetes part ways (`deviation`), where doc 1 is silent and
+ * Kubernetes decides (`gap`), or where doc 1's words admit two readings (`interpretation`).
+ */
+export interface Deviation {
+  readonly id: string;
+  readonly kind: "deviation" | "gap" | "interpretation";
+  readonly clause: ClauseId;
+  /** What doc 1 says, starting "per doc 1 §x". */
+  readonly perDoc: string;
+  /** What Kubernetes 1.26 answers, starting "per Kubernetes". */
+  readonly perKubernetes: string;
+  /** The reference transcript showing Kubernetes' answer, where there is one. */
+  readonly transcript?: string;
+  /** What the embedded server answers in each dialect. */
+  readonly answers: Readonly<Record<DialectName, string>>;
+  /** What the conformance suite accepts from a real server. */
+  readonly suiteAccepts: string;
+}
+
+/** Every recorded deviation, gap and interpretation that changes an answer on the wire. */
+export const deviations: readonly Deviation[] = [
+  {
+    id: "bare-dry-run",
+    kind: "deviation",
+    clause: "doc1/4.4/bare/accepted",
+    perDoc: "per doc 1 §4.4.4, a bare dryRun is accepted (described as allowing side effects)",
+    perKubernetes: "per Kubernetes, a bare dryRun is 422 Invalid: only All is supported",
+    transcript: "dryrun-bare",
+    answers: { orb: "accepted, as dryRun=All (no admission plugin has side effects)", kubernetes: "422 Invalid" },
+    suiteAccepts: "a dry-run answer or 422 Invalid",
+  },
+  {
+    id: "dry-run-other-values",
+    kind: "gap",
+    clause: "doc1/4.2/dry-run/other-values",
+    perDoc: "per doc 1 §4.2, dryRun is bare or All; other values are not shown",
+    perKubernetes: "per Kubernetes, any other value is 422 Invalid",
+    transcript: "dryrun-bogus",
+    answers: { orb: "422 Invalid", kubernetes: "422 Invalid" },
+    suiteAccepts: "422 Invalid",
+  },
+  {
+    id: "rv0-limit-ignored",
+    kind: "deviation",
+    clause: "doc1/8/limit/at-most",
+    perDoc: "per doc 1 §8, the server returns at most limit items",
+    perKubernetes: "per Kubernetes, resourceVersion=0&limit=n is served from the watch cache: every item, unsorted, no continue token",
+    transcript: "list-rv0-limit",
+    answers: { orb: "at most limit items, with a continue token", kubernetes: "at most limit items, with a continue token" },
+    suiteAccepts: "at most limit items, or every item with no continue token when resourceVersion is 0",
+  },
+  {
+    id: "watch-expired",
+    kind: "deviation",
+    clause: "doc1/7/410/watch-too-old",
+    perDoc: "per doc 1 §7, a watch from a version no longer retained gets 410 Gone",
+    perKubernetes: "per Kubernetes, HTTP 200 and then one ERROR event carrying a 410 Expired Status",
+    transcript: "expiry-watch-old",
+    answers: { orb: "HTTP 410 with an Expired Status", kubernetes: "HTTP 200, then one ERROR event with a 410 Expired Status" },
+    suiteAccepts: "either form",
+  },
+  {
+    id: "event-type-names",
+    kind: "gap",
+    clause: "doc1/6/event-names/not-shown",
+    perDoc: "per doc 1 §6, event type names for deletions and errors are not shown (§2.4 lists ADDED, MODIFIED, BOOKMARK)",
+    perKubernetes: "per Kubernetes, DELETED and ERROR",
+    transcript: "watch-from-rv",
+    answers: { orb: "DELETED and ERROR", kubernetes: "DELETED and ERROR" },
+    suiteAccepts: "DELETED and ERROR",
+  },
+  {
+    id: "rv-unparseable",
+    kind: "gap",
+    clause: "doc1/4.2/resource-version/unparseable",
+    perDoc: "per doc 1 §4.2, resourceVersion is opaque; a value the server cannot interpret is not shown",
+    perKubernetes: "per Kubernetes, 500 with no reason",
+    transcript: "list-rv-nonnumeric",
+    answers: { orb: "400 BadRequest", kubernetes: "400 BadRequest (a clear answer to bad input; Kubernetes' 500 is not copied)" },
+    suiteAccepts: "400 or 500",
+  },
+  {
+    id: "future-exact",
+    kind: "deviation",
+    clause: "doc1/7/504/too-large-resource-version",
+    perDoc: "per doc 1 §7, a version the server does not recognize gives 504 Gateway Timeout",
+    perKubernetes: "per Kubernetes, a future resourceVersion with resourceVersionMatch=Exact gives 500 (without a match mode: 504)",
+    transcript: "list-rv-future-exact",
+    answers: { orb: "504 Timeout with Retry-After", kubernetes: "504 Timeout with Retry-After" },
+    suiteAccepts: "504, or 500 when resourceVersionMatch is Exact",
+  },
+  {
+    id: "health-last-line",
+    kind: "deviation",
+    clause: "doc1/4.5/verbose/last-line",
+    perDoc: "per doc 1 §4.5.2, a verbose health body ends with the line healthz check passed",
+    perKubernetes: "per Kubernetes, the last line names the endpoint: livez check passed, readyz check passed",
+    transcript: "health-readyz-verbose",
+    answers: { orb: "healthz check passed on every endpoint", kubernetes: "<endpoint> check passed" },
+    suiteAccepts: "healthz check passed, or the endpoint's own name",
+  },
+  {
+    id: "create-status",
+    kind: "interpretation",
+    clause: "doc1/4.1/post/binary-create-status",
+    perDoc: "per doc 1 §4.1, status 200 is shown for a binary-encoded create answered in JSON",
+    perKubernetes: "per Kubernetes, every successful create is 201 Created",
+    transcript: "create-configmap",
+    answers: { orb: "201 Created (doc 1 shows 200 in one example, not as a rule)", kubernetes: "201 Created" },
+    suiteAccepts: "200 or 201",
+  },
+  {
+    id: "delete-response",
+    kind: "deviation",
+    clause: "doc1/4.1/modify/returns-object",
+    perDoc: "per doc 1 §4.1, DELETE returns the resulting object",
+    perKubernetes: "per Kubernetes, a Status with status Success when the object is removed at once; the object when finalizers keep it",
+    transcript: "delete-plain",
+    answers: { orb: "the resulting object", kubernetes: "Status Success when removed at once, else the object" },
+    suiteAccepts: "the object, or a Success Status when the object was removed",
+  },
+  {
+    id: "put-missing",
+    kind: "deviation",
+    clause: "doc1/1/verbs/put-create-or-update",
+    perDoc: "per doc 1 §1, a PUT is a create or an update depending on whether the object exists",
+    perKubernetes: "per Kubernetes, a PUT of a missing ConfigMap is 404 NotFound (create on update is allowed per type)",
+    transcript: "update-missing",
+    answers: { orb: "201 Created", kubernetes: "404 NotFound for types that do not allow create on update" },
+    suiteAccepts: "201 Created or 404 NotFound",
+  },
+  {
+    id: "continue-when-complete",
+    kind: "interpretation",
+    clause: "doc1/2.3/continue/empty-when-complete",
+    perDoc: "per doc 1 §2.3, metadata.continue is the empty string when the list is complete",
+    perKubernetes: "per Kubernetes, the field is omitted when the list is complete",
+    transcript: "list-unpaged",
+    answers: { orb: "\"continue\": \"\"", kubernetes: "field omitted" },
+    suiteAccepts: "an absent field or the empty string",
+  },
+  {
+    id: "bookmark-object",
+    kind: "deviation",
+    clause: "doc1/2.4/bookmark/resource-version-only",
+    perDoc: "per doc 1 §2.4, a BOOKMARK object carries only metadata.resourceVersion, kind and apiVersion",
+    perKubernetes: "per Kubernetes, the BOOKMARK object's metadata also holds creationTimestamp: null",
+    transcript: "watch-from-rv",
+    answers: { orb: "metadata.resourceVersion only", kubernetes: "metadata.resourceVersion and creationTimestamp: null" },
+    suiteAccepts: "metadata.resourceVersion plus fields whose value is null",
+  },
+  {
+    id: "invalid-status",
+    kind: "gap",
+    clause: "doc1/7/not-shown/invalid-status",
+    perDoc: "per doc 1 §7, the status of combinations marked Invalid (other than the 400 case) is not shown",
+    perKubernetes: "per Kubernetes, 422 Invalid with one cause per broken rule",
+    transcript: "list-rvmatch-no-rv",
+    answers: { orb: "422 Invalid", kubernetes: "422 Invalid" },
+    suiteAccepts: "422 Invalid",
+  },
+  {
+    id: "dry-run-create-resource-version",
+    kind: "interpretation",
+    clause: "doc1/2.7/generated/resource-version",
+    perDoc: "per doc 1 §2.7, resourceVersion is generated before persisting and differs between a dry-run and the real request",
+    perKubernetes: "per Kubernetes, a dry-run create carries no resourceVersion at all",
+    transcript: "dryrun-create",
+    answers: { orb: "no resourceVersion", kubernetes: "no resourceVersion" },
+    suiteAccepts: "no resourceVersion, or one that differs from the real create's",
+  },
+  {
+    id: "expired-continue-token",
+    kind: "gap",
+    clause: "doc1/7/410/continue-expired",
+    perDoc: "per doc 1 §7 and §8, an expired continue token (5 minutes by default) gets 410 Gone",
+    perKubernetes: "per Kubernetes, 410 Expired whose metadata.continue resumes the list at the latest version, inconsistently",
+    transcript: "expiry-continue",
+    answers: { orb: "410 Expired with an inconsistent continue token", kubernetes: "410 Expired with an inconsistent continue token" },
+    suiteAccepts: "410, with or without a continue token",
+  },
+];
