@@ -129,3 +129,14 @@ describe.skipIf(transcripts === undefined)("kubernetes dialect against the 1.26 
     expect(checks("health-readyz-verbose").filter((c) => !live.has(c))).toEqual([...kubernetes.health.readinessOnlyChecks]);
   });
 });
+
+describe("dialect answers", () => {
+  it("name a recorded deviation for every behaviour switch, and the dialects differ on each", () => {
+    const orb = dialectByName("orb");
+    const kubernetes = dialectByName("kubernetes");
+    for (const key of Object.keys(orb.answers) as Array<keyof typeof orb.answers>) {
+      expect(deviations.map((deviation) => deviation.id)).toContain(key);
+      expect(orb.answers[key]).not.toBe(kubernetes.answers[key]);
+    }
+  });
+});

@@ -48,6 +48,24 @@ export interface Dialect {
   };
   /** Default of the controller manager's --cluster-name (doc 2). */
   readonly clusterName: string;
+  /**
+   * How the server answers where doc 1 and Kubernetes differ; each key is the id of its entry in
+   * `deviations` below, which says what each dialect does and what the suite accepts.
+   */
+  readonly answers: {
+    /** A bare `dryRun` (doc 1 §4.4.4): accepted as All, or 422 Invalid. */
+    readonly "bare-dry-run": "accept" | "invalid";
+    /** A watch from a compacted version: a 410 Status, or HTTP 200 then one ERROR event. */
+    readonly "watch-expired": "status" | "error-event";
+    /** `metadata.continue` of a complete list: "" (doc 1 §2.3) or omitted. */
+    readonly "continue-when-complete": "empty" | "omitted";
+    /** A DELETE that removes the object at once: the object, or a Success Status. */
+    readonly "delete-response": "object" | "status-when-removed";
+    /** A PUT to a missing object (doc 1 §1: classified as create or update): create, or 404. */
+    readonly "put-missing": "create" | "not-found";
+    /** A BOOKMARK's metadata (doc 1 §2.4: only resourceVersion): as written, or with `creationTimestamp: null`. */
+    readonly "bookmark-object": "resource-version-only" | "null-creation-timestamp";
+  };
   readonly health: {
     /** Name of the check on the persistence layer (doc 1 §4.5.4 names no name). */
     readonly persistenceCheck: string;
@@ -75,6 +93,14 @@ const orb = {
     legacyUnknown: "orb.io/legacy-unknown",
   },
   clusterName: "orb",
+  answers: {
+    "bare-dry-run": "accept",
+    "watch-expired": "status",
+    "continue-when-complete": "empty",
+    "delete-response": "object",
+    "put-missing": "create",
+    "bookmark-object": "resource-version-only",
+  },
   health: {
     persistenceCheck: "persistence",
     readinessOnlyChecks: ["shutdown"],
@@ -100,6 +126,15 @@ const kubernetes = {
     legacyUnknown: "kubernetes.io/legacy-unknown",
   },
   clusterName: "kubernetes",
+  answers: {
+    "bare-dry-run": "invalid",
+    "watch-expired": "error-event",
+    "continue-when-complete": "omitted",
+    "delete-response": "status-when-removed",
+    "put-missing": "not-found",
+    // Transcript watch-from-rv.
+    "bookmark-object": "null-creation-timestamp",
+  },
   health: {
     persistenceCheck: "etcd",
     // Transcript health-readyz-verbose: readiness adds etcd-readiness and informer-sync to shutdown.

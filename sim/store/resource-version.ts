@@ -19,3 +19,17 @@ export const decimalResourceVersions: ResourceVersionCodec = {
     return Number.isSafeInteger(revision) ? revision : undefined;
   },
 };
+
+/**
+ * Non-numeric revisions ("rv.2s"), for `serve --opaque-resource-versions`: a client that parses or
+ * orders resourceVersions, against doc 1 §4.7, breaks at once instead of in production.
+ */
+export const opaqueResourceVersions: ResourceVersionCodec = {
+  format: (revision) => `rv.${revision.toString(36)}`,
+  parse: (resourceVersion) => {
+    const match = /^rv\.([0-9a-z]{1,11})$/.exec(resourceVersion);
+    if (match === null) return undefined;
+    const revision = parseInt(match[1]!, 36);
+    return Number.isSafeInteger(revision) && revision > 0 && opaqueResourceVersions.format(revision) === resourceVersion ? revision : undefined;
+  },
+};

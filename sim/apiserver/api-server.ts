@@ -1,0 +1,105 @@
+/**
+ * The embedded API server: doc 1 as one handler of the web-standard shape
+ * `(Request) => Promise<Response>` over the MVCC store. It takes a Clock, so the same code serves
+ * real clients behind a socket (real time) and actors inside a simulation (virtual time).
+ */
+import { dialectByName, type Dialect } from "../../spec/dialects.ts";
+import { compactionIntervalMs as defaultCompactionIntervalMs, tooLargeResourceVersionWaitMs, watchBookmarkIntervalMs } from "../../spec/doc1/limits.ts";
+import type { Clock, TimerHandle } from "../kernel/clock.ts";
+import type { Rng } from "../kernel/rng.ts";
+import { startCompactor } from "../store/compactor.ts";
+import { MvccStore } from "../store/mvcc-store.ts";
+import { decimalResourceVersions, opaqueResourceVersions } from "../store/resource-version.ts";
+import { ApiError, failure } from "./api-error.ts";
+import { routeRequest } from "./request-router.ts";
+import { NamespaceController } from "./namespace-controller.ts";
+import { ResourceRegistry } from "./resource-types.ts";
+import type { ServerContext } from "./server-context.ts";
+import { storageKey } from "./stored-resource.ts";
+import { withCreateDefaults } from "./type-defaults.ts";
+import { rfc3339 } from "./object-stamping.ts";
+import { errorResponse } from "./http-response.ts";
+import type { BuildInfo } from "./server-version.ts";
+
+/** How an embedded server is set up. */
+export interface ApiServerOptions {
+  readonly clock: Clock;
+  /** Source of uids, generated names and watch timeouts: the run's Rng in a simulation. */
+  readonly rng: Rng;
+  /** Continue-token signing key: real randomness when serving real clients (see MvccStoreOptions). */
+  readonly tokenKey: Uint8Array;
+  readonly dialect?: Dialect;
+  /** History kept for watches and Exact reads (doc 1 §8; default 5 minutes). */
+  readonly historyWindowMs?: number;
+  /** How often history is compacted (default 5 minutes, as kube-apiserver). */
+  readonly compactionIntervalMs?: number;
+  /** Bookmark interval for watches that allow them (default 1 minute). */
+  readonly bookmarkIntervalMs?: number;
+  /** Emit non-numeric resourceVersions, to catch clients that parse them (doc 1 §4.7). */
+  readonly opaqueResourceVersions?: boolean;
+  /** How long a read at a resourceVersion not yet reached waits before 504 (default 3 s). */
+  readonly tooLargeResourceVersionWaitMs?: number;
+  /** What /version reports about the build. */
+  readonly build: BuildInfo;
+}
+
+/** An embedded API server over its own store. */
+export class ApiServer {
+  readonly store: MvccStore;
+  readonly dialect: Dialect;
+  private readonly context: ServerContext;
+  private readonly compactor: TimerHandle;
+  private readonly namespaces: NamespaceController;
+
+  constructor(private readonly options: ApiServerOptions) {
+    this.dialect = options.dialect ?? dialectByName("orb");
+    this.store = new MvccStore({
+      clock: options.clock,
+      tokenKey: options.tokenKey,
+      ...(options.historyWindowMs !== undefined && { historyWindowMs: options.historyWindowMs }),
+      resourceVersions: options.opaqueResourceVersions === true ? opaqueResourceVersions : decimalResourceVersions,
+    });
+    this.context = {
+      store: this.store,
+      clock: options.clock,
+      rng: options.rng,
+      dialect: this.dialect,
+      registry: new ResourceRegistry(this.dialect),
+      bookmarkIntervalMs: options.bookmarkIntervalMs ?? watchBookmarkIntervalMs,
+      tooLargeResourceVersionWaitMs: options.tooLargeResourceVersionWaitMs ?? tooLargeResourceVersionWaitMs,
+    };
+    this.createSystemNamespaces();
+    this.compactor = startCompactor(this.store, options.clock, options.compactionIntervalMs ?? defaultCompactionIntervalMs);
+    this.namespaces = new NamespaceController(this.context);
+    this.namespaces.start();
+  }
+
+  /** Answers one request. Never throws: every failure is a Status response. */
+  readonly handle = async (request: Request): Promise<Response> => {
+    try {
+      return await routeRequest(this.context, this.options.build, request);
+    } catch (error) {
+      if (error instanceof ApiError) return errorResponse(error);
+      // Anything else is a bug of ours: still a Status, never a stack trace on the wire.
+      return errorResponse(failure("InternalError", `internal error: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  };
+
+  /** Stops background work (compaction, the namespace controller). Open watches end. */
+  close(): void {
+    this.compactor.cancel();
+    this.namespaces.stop();
+  }
+
+  // Doc 1 §2.1; issue #3: default, the dialect's system, public and node-lease namespaces exist at start.
+  private createSystemNamespaces(): void {
+    const type = this.context.registry.find("", "v1", "namespaces")!;
+    const { namespaces } = this.dialect;
+    for (const name of [namespaces.default, namespaces.system, namespaces.public, namespaces.nodeLease]) {
+      const object = withCreateDefaults(type, {
+        metadata: { name, uid: this.options.rng.uuid(), creationTimestamp: rfc3339(this.options.clock) },
+      });
+      this.store.create(storageKey(type, undefined, name), object);
+    }
+  }
+}

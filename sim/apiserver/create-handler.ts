@@ -1,0 +1,72 @@
+/** create: POST of an object to its collection (doc 1 §1, §2.1, §2.2, §2.7, §4.4). */
+import { StoreError } from "../store/errors.ts";
+import type { StoredObject } from "../store/stored-object.ts";
+import { alreadyExists, badRequest, fromStoreError, methodNotAllowed } from "./api-error.ts";
+import { jsonResponse } from "./http-response.ts";
+import { checkNamespaceAcceptsCreate } from "./namespace-state.ts";
+import { checkKind, checkNamespace, metadataOf, stampNewObject } from "./object-stamping.ts";
+import { dryRun, fieldValidation, type OptionsKind } from "./query-options.ts";
+import { decodeObject, readBody } from "./request-body.ts";
+import type { ResourceRequest, ServerContext } from "./server-context.ts";
+import { storageKey, withTypeMeta } from "./stored-resource.ts";
+import { withCreateDefaults } from "./type-defaults.ts";
+import { unknownFields } from "./unknown-fields.ts";
+
+/** A decoded request object, checked against the type, and the Warning header its unknown fields earn. */
+export async function decodeRequestObject(
+  context: ServerContext,
+  target: ResourceRequest,
+): Promise<{ object: Record<string, unknown>; warnings: Record<string, string> }> {
+  const { request, type } = target;
+  const object = decodeObject(await readBody(request), request.headers.get("content-type"), type.kind, context.dialect.protobufMediaType);
+  checkKind(type, object);
+  checkNamespace(type, metadataOf(object), target.namespace);
+  const unknown = unknownFields(type, object);
+  const validation = fieldValidation(target.query);
+  if (unknown.length > 0 && validation === "Strict") {
+    const listed = unknown.map((field) => `unknown field ${JSON.stringify(field)}`).join(", ");
+    throw badRequest(`${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: strict decoding error: ${listed}`);
+  }
+  const warnings: Record<string, string> =
+    unknown.length > 0 && validation === "Warn"
+      ? { warning: unknown.map((field) => `299 - ${JSON.stringify(`unknown field ${JSON.stringify(field)}`)}`).join(", ") }
+      : {};
+  return { object, warnings };
+}
+
+/** Whether the request is a dry run, per the dialect's reading of a bare `dryRun` (doc 1 §4.4). */
+export function isDryRun(context: ServerContext, target: ResourceRequest, optionsKind: OptionsKind, bodyValues: readonly string[] = []): boolean {
+  return dryRun(target.query, optionsKind, context.dialect.metaGroup, context.dialect.answers["bare-dry-run"] === "accept", bodyValues);
+}
+
+/** POST to a collection. */
+export async function handleCreate(context: ServerContext, target: ResourceRequest): Promise<Response> {
+  const { type } = target;
+  // A namespaced type has no collection to create in outside a namespace.
+  if (type.namespaced && target.namespace === undefined) throw methodNotAllowed();
+  const dry = isDryRun(context, target, "CreateOptions");
+  const { object, warnings } = await decodeRequestObject(context, target);
+  const created = createObject(context, target, object, dry);
+  return jsonResponse(201, withTypeMeta(type, created), warnings);
+}
+
+/**
+ * Stamps, defaults and stores a new object (or, in a dry run, only stamps and defaults it:
+ * generated values are filled, nothing is persisted, doc 1 §2.7, §4.4.2–3).
+ */
+export function createObject(context: ServerContext, target: ResourceRequest, object: Record<string, unknown>, dry: boolean): StoredObject {
+  const { type } = target;
+  const stamped = withCreateDefaults(type, stampNewObject(type, object, target.namespace, context.clock, context.rng));
+  if (type.namespaced) checkNamespaceAcceptsCreate(context, target.namespace!, type.resource, stamped.metadata.name);
+  const key = storageKey(type, target.namespace, stamped.metadata.name);
+  if (dry) {
+    if (context.store.get(key) !== undefined) throw alreadyExists(type.resource, key.name);
+    return stamped;
+  }
+  try {
+    return context.store.create(key, stamped);
+  } catch (error) {
+    if (error instanceof StoreError) throw fromStoreError(error, type.resource, key.name, (revision) => context.store.formatRevision(revision));
+    throw error;
+  }
+}

@@ -1,0 +1,17 @@
+/** Building responses: JSON bodies, Status errors, and the plain-text 404 of unknown groups. */
+import { ApiError } from "./api-error.ts";
+
+/** A JSON response. */
+export function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+}
+
+/** The Status response of an ApiError. */
+export function errorResponse(error: ApiError): Response {
+  return jsonResponse(error.code, error.status, error.headers);
+}
+
+/** Kubernetes' answer to a path no API group serves: plain text, not a Status (transcript unknown-group). */
+export function pageNotFound(): Response {
+  return new Response("404 page not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+}

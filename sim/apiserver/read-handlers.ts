@@ -1,0 +1,55 @@
+/** get and list (doc 1 §1, §2.3, §4.6.3, §4.7). */
+import { parseListLimit } from "../../spec/doc1/resource-version-tables.ts";
+import { ExpiredError, StoreError } from "../store/errors.ts";
+import type { ListResult } from "../store/mvcc-store.ts";
+import { expiredContinueToken, expiredResourceVersion, fromStoreError, notFound } from "./api-error.ts";
+import { jsonResponse } from "./http-response.ts";
+import { objectFilter } from "./object-filter.ts";
+import { optional } from "./query-options.ts";
+import { getReadRevision, listRead } from "./read-revision.ts";
+import { apiVersionOf } from "./resource-types.ts";
+import type { ResourceRequest, ServerContext } from "./server-context.ts";
+import { listItem, storageKey, storagePrefix, withTypeMeta } from "./stored-resource.ts";
+
+/** GET of one object (or its subresource, which for status is the whole object). */
+export async function handleGet(context: ServerContext, target: ResourceRequest): Promise<Response> {
+  const revision = await getReadRevision(context, target.query);
+  const object = context.store.get(storageKey(target.type, target.namespace, target.name!), revision);
+  if (object === undefined) throw notFound(target.type.resource, target.name!);
+  return jsonResponse(200, withTypeMeta(target.type, object));
+}
+
+/** GET of a collection: a whole list or one page of it. */
+export async function handleList(context: ServerContext, target: ResourceRequest): Promise<Response> {
+  const page = await readList(context, target);
+  const { type } = target;
+  const resourceVersion = context.store.formatRevision(page.revision);
+  const complete = page.continueToken === undefined;
+  const metadata = {
+    resourceVersion,
+    // Doc 1 §2.3 says "" when complete; Kubernetes omits it (deviation continue-when-complete).
+    ...(complete ? (context.dialect.answers["continue-when-complete"] === "empty" ? { continue: "" } : {}) : { continue: page.continueToken }),
+    ...(page.remainingItemCount !== undefined && { remainingItemCount: page.remainingItemCount }),
+  };
+  return jsonResponse(200, { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata, items: page.items.map(listItem) });
+}
+
+/** The page a list request asks for, with Kubernetes' errors. */
+export async function readList(context: ServerContext, target: ResourceRequest): Promise<ListResult> {
+  const read = await listRead(context, target.query);
+  const limit = parseListLimit(optional(target.query, "limit"));
+  const filter = objectFilter(target.type, target.query);
+  const prefix = storagePrefix(target.type, target.namespace);
+  const common = { prefix, ...(limit.kind === "limit" && { limit: limit.limit }), ...(filter !== undefined && { filter }) };
+  try {
+    return "continueToken" in read
+      ? context.store.list({ ...common, continueToken: read.continueToken })
+      : context.store.list({ ...common, ...(read.revision !== undefined && { revision: read.revision }) });
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    if (error instanceof ExpiredError) {
+      throw error.continueToken !== undefined ? expiredContinueToken(error.continueToken) : expiredResourceVersion("list");
+    }
+    throw fromStoreError(error, target.type.resource, "", (revision) => context.store.formatRevision(revision));
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Routing: what the path names (doc 1 §4.1), which verb the method makes of it (doc 1 §1: a GET
+ * with `watch` is a watch; GET of a collection is list), and the handler that answers.
+ */
+import { methodNotAllowed, pathNotFound } from "./api-error.ts";
+import { handleCreate } from "./create-handler.ts";
+import { handleDelete, handleDeleteCollection, handleEviction } from "./delete-handlers.ts";
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "./discovery.ts";
+import { jsonResponse, pageNotFound } from "./http-response.ts";
+import { openApiDocument } from "./openapi.ts";
+import { flag } from "./query-options.ts";
+import { handleGet, handleList } from "./read-handlers.ts";
+import { parseRequestTarget, type ResourceTarget } from "./request-target.ts";
+import type { Verb } from "./resource-types.ts";
+import type { ResourceRequest, ServerContext } from "./server-context.ts";
+import { serverVersion, type BuildInfo } from "./server-version.ts";
+import { handlePatch, handleUpdate } from "./update-handlers.ts";
+import { handleWatch } from "./watch-stream.ts";
+
+type Handler = (context: ServerContext, target: ResourceRequest) => Promise<Response>;
+
+/** Answers a request, or throws an ApiError. */
+export async function routeRequest(context: ServerContext, build: BuildInfo, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const target = parseRequestTarget(url.pathname);
+  const { registry, dialect } = context;
+  switch (target.kind) {
+    case "version":
+      return jsonResponse(200, serverVersion(dialect, build));
+    case "core-versions":
+      return jsonResponse(200, apiVersions(url.host));
+    case "group-list":
+      return jsonResponse(200, apiGroupList(registry, dialect));
+    case "group": {
+      const group = apiGroup(registry, target.group);
+      return group === undefined ? pageNotFound() : jsonResponse(200, group);
+    }
+    case "resource-list": {
+      const list = apiResourceList(registry, target.group, target.version);
+      return list === undefined ? pageNotFound() : jsonResponse(200, list);
+    }
+    case "openapi": {
+      const document = openApiDocument(registry, dialect, target.path);
+      return document === undefined ? pageNotFound() : jsonResponse(200, document);
+    }
+    case "health":
+      return new Response("ok", { status: 200, headers: { "content-type": "text/plain; charset=utf-8" } });
+    case "resource":
+      return routeResource(context, request, url, target);
+    case "unknown":
+      return pageNotFound();
+  }
+}
+
+async function routeResource(context: ServerContext, request: Request, url: URL, target: ResourceTarget): Promise<Response> {
+  const type = context.registry.find(target.group, target.version, target.resource);
+  if (type === undefined) {
+    // An unknown group/version is plain text; an unknown resource in a served one is a Status (transcripts unknown-group, unknown-resource).
+    if (apiResourceList(context.registry, target.group, target.version) === undefined) return pageNotFound();
+    throw pathNotFound();
+  }
+  if (!type.namespaced && target.namespace !== undefined) throw pathNotFound();
+  if (target.subresource !== undefined && type.subresources[target.subresource] === undefined) throw pathNotFound();
+  const resourceRequest: ResourceRequest = {
+    request,
+    query: url.searchParams,
+    type,
+    ...(target.namespace !== undefined && { namespace: target.namespace }),
+    ...(target.name !== undefined && { name: target.name }),
+    ...(target.subresource !== undefined && { subresource: target.subresource }),
+  };
+  const [verb, handler] = verbOf(request.method, resourceRequest);
+  const allowed = target.subresource === undefined ? type.verbs : type.subresources[target.subresource]!;
+  if (verb === undefined || handler === undefined || !allowed.includes(verb)) throw methodNotAllowed();
+  return handler(context, resourceRequest);
+}
+
+/** The verb a method makes of a target, and its handler (doc 1 §1). */
+function verbOf(method: string, target: ResourceRequest): [Verb | undefined, Handler | undefined] {
+  const hasName = target.name !== undefined;
+  const sub = target.subresource;
+  switch (method) {
+    case "GET":
+      if (flag(target.query, "watch")) return ["watch", handleWatch];
+      return hasName ? ["get", handleGet] : ["list", handleList];
+    case "POST":
+      if (sub === "eviction") return ["create", handleEviction];
+      return hasName ? [undefined, undefined] : ["create", handleCreate];
+    case "PUT":
+      return hasName ? ["update", handleUpdate] : [undefined, undefined];
+    case "PATCH":
+      return hasName ? ["patch", handlePatch] : [undefined, undefined];
+    case "DELETE":
+      if (sub !== undefined) return [undefined, undefined];
+      return hasName ? ["delete", handleDelete] : ["deletecollection", handleDeleteCollection];
+    default:
+      return [undefined, undefined];
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * watch (doc 1 §4.6.1, §4.7 watch table, §6): a chunked stream of JSON documents, one event per
+ * line: ADDED, MODIFIED, DELETED, BOOKMARK (with allowWatchBookmarks), and ERROR for a start
+ * version that was compacted (in the kubernetes dialect; deviation watch-expired).
+ */
+import { minWatchTimeoutMs } from "../../spec/doc1/limits.ts";
+import { lookupWatchSemantic } from "../../spec/doc1/resource-version-tables.ts";
+import type { TimerHandle } from "../kernel/clock.ts";
+import { ExpiredError } from "../store/errors.ts";
+import type { StoredObject } from "../store/stored-object.ts";
+import type { Watch, WatchEvent } from "../store/watch.ts";
+import { badRequest, expiredResourceVersion, failure, type ApiError } from "./api-error.ts";
+import { objectFilter } from "./object-filter.ts";
+import { flag, nonNegativeInteger, optional } from "./query-options.ts";
+import { awaitRevision, parseResourceVersion } from "./read-revision.ts";
+import { apiVersionOf } from "./resource-types.ts";
+import type { ResourceRequest, ServerContext } from "./server-context.ts";
+import { storagePrefix, withTypeMeta } from "./stored-resource.ts";
+
+const encoder = new TextEncoder();
+const STREAM_HEADERS = { "content-type": "application/json" };
+
+/** Opens a watch and answers with its event stream. */
+export async function handleWatch(context: ServerContext, target: ResourceRequest): Promise<Response> {
+  const { query, type } = target;
+  const start = await watchStart(context, query);
+  const filter = watchFilter(target);
+  let watch: Watch;
+  try {
+    watch = context.store.watch({
+      prefix: storagePrefix(type, target.namespace),
+      ...(start.fromRevision !== undefined && { fromRevision: start.fromRevision }),
+      initialState: start.initialState,
+      ...(filter !== undefined && { filter }),
+      ...(flag(query, "allowWatchBookmarks") && { bookmarkIntervalMs: context.bookmarkIntervalMs }),
+    });
+  } catch (error) {
+    if (!(error instanceof ExpiredError)) throw error;
+    const expired = expiredResourceVersion("watch");
+    if (context.dialect.answers["watch-expired"] === "status") throw expired;
+    return new Response(encodeLine({ type: "ERROR", object: expired.status }), { status: 200, headers: STREAM_HEADERS });
+  }
+  return new Response(eventStream(context, target, watch, timeoutMs(context, query)), { status: 200, headers: STREAM_HEADERS });
+}
+
+/** Where the watch starts, from the watch table of doc 1 §4.7. */
+async function watchStart(context: ServerContext, query: URLSearchParams): Promise<{ fromRevision: number | undefined; initialState: boolean }> {
+  const resourceVersion = optional(query, "resourceVersion");
+  const lookup = lookupWatchSemantic({ resourceVersion, resourceVersionMatch: optional(query, "resourceVersionMatch") });
+  if (lookup.kind === "invalid") throw invalidWatchOptions(context, lookup.message, lookup.causes);
+  if (lookup.semantic !== "StartAtExact") return { fromRevision: undefined, initialState: true };
+  const revision = parseResourceVersion(context, resourceVersion!);
+  await awaitRevision(context, revision);
+  return { fromRevision: revision, initialState: false };
+}
+
+function invalidWatchOptions(context: ServerContext, message: string, causes: ReadonlyArray<{ field: string; type: string; message: string }>): ApiError {
+  if (causes.length === 0) return badRequest(message);
+  const group = context.dialect.metaGroup;
+  return failure("Invalid", `ListOptions.${group} "" is invalid: ${message}`, {
+    group,
+    kind: "ListOptions",
+    causes: causes.map((cause) => ({ reason: cause.type, message: cause.message, field: cause.field })),
+  });
+}
+
+/** Selectors, plus the name of a watch on one object's path (`.../pods/<name>?watch=1`). */
+function watchFilter(target: ResourceRequest): ((object: StoredObject) => boolean) | undefined {
+  const selectors = objectFilter(target.type, target.query);
+  const name = target.name;
+  if (name === undefined) return selectors;
+  return (object) => object.metadata.name === name && (selectors === undefined || selectors(object));
+}
+
+/**
+ * How long the watch lasts: `timeoutSeconds`, else a random span between the minimum request
+ * timeout and twice it, as Kubernetes spreads watch expiry so clients do not reconnect in step.
+ */
+function timeoutMs(context: ServerContext, query: URLSearchParams): number {
+  const seconds = nonNegativeInteger(query, "timeoutSeconds");
+  if (seconds !== undefined) return seconds * 1000;
+  return Math.floor(minWatchTimeoutMs * (1 + context.rng.float()));
+}
+
+function eventStream(context: ServerContext, target: ResourceRequest, watch: Watch, durationMs: number): ReadableStream<Uint8Array> {
+  let timer: TimerHandle | undefined;
+  return new ReadableStream<Uint8Array>({
+    start() {
+      timer = context.clock.setTimer(durationMs, () => watch.close());
+    },
+    async pull(controller) {
+      const event = await watch.next();
+      if (event === undefined) {
+        timer?.cancel();
+        controller.close();
+        return;
+      }
+      controller.enqueue(encodeLine(wireEvent(context, target, event)));
+    },
+    cancel() {
+      timer?.cancel();
+      watch.close();
+    },
+  });
+}
+
+function wireEvent(context: ServerContext, target: ResourceRequest, event: WatchEvent): { type: string; object: unknown } {
+  if (event.type !== "BOOKMARK") return { type: event.type, object: withTypeMeta(target.type, event.object) };
+  const metadata =
+    context.dialect.answers["bookmark-object"] === "null-creation-timestamp"
+      ? { ...event.object.metadata, creationTimestamp: null }
+      : event.object.metadata;
+  return { type: "BOOKMARK", object: { kind: target.type.kind, apiVersion: apiVersionOf(target.type), metadata } };
+}
+
+function encodeLine(event: { type: string; object: unknown }): Uint8Array {
+  return encoder.encode(`${JSON.stringify(event)}\n`);
+}

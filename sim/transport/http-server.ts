@@ -1,0 +1,120 @@
+/**
+ * The real-socket transport: serves a fetch-style handler on node:http. Bodies are capped while
+ * they are read, responses are streamed with backpressure (watches), and a client that goes away
+ * cancels its response stream, which ends the watch behind it.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A fetch-style request handler. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** How to serve. */
+export interface HttpServeOptions {
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** Largest request body read; past it `tooLarge()` answers without reading further. */
+  readonly maxBodyBytes: number;
+  readonly tooLarge: () => Response;
+}
+
+/** A running server. */
+export interface HttpServerHandle {
+  /** `http://host:port`. */
+  readonly url: string;
+  /** Stops accepting, ends open connections (and so open watches), resolves when closed. */
+  close(): Promise<void>;
+}
+
+/** Starts serving `handler`; resolves once listening. */
+export function serveHttp(handler: FetchHandler, options: HttpServeOptions): Promise<HttpServerHandle> {
+  const server = createServer((incoming, outgoing) => {
+    void answer(handler, options, incoming, outgoing);
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      const { port } = server.address() as AddressInfo;
+      const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+      resolve({
+        url: `http://${host}:${port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+async function answer(handler: FetchHandler, options: HttpServeOptions, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+  try {
+    const body = await readCapped(incoming, options.maxBodyBytes);
+    const response = body === "too-large" ? options.tooLarge() : await handler(toRequest(incoming, body));
+    await writeResponse(response, outgoing);
+  } catch (error) {
+    // The handler answers every failure itself; this is only a broken connection or a bug.
+    if (!outgoing.headersSent) {
+      outgoing.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+      outgoing.end(`internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    } else {
+      outgoing.destroy();
+    }
+  }
+}
+
+async function readCapped(incoming: IncomingMessage, maxBytes: number): Promise<Buffer | "too-large" | undefined> {
+  if (incoming.method === "GET" || incoming.method === "HEAD") return undefined;
+  if (Number(incoming.headers["content-length"] ?? 0) > maxBytes) return "too-large";
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) return "too-large";
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function toRequest(incoming: IncomingMessage, body: Buffer | undefined): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const url = `http://${incoming.headers.host ?? "localhost"}${incoming.url ?? "/"}`;
+  return new Request(url, { method: incoming.method ?? "GET", headers, ...(body !== undefined && { body: new Uint8Array(body) }) });
+}
+
+async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  outgoing.writeHead(response.status, headers);
+  if (response.body === null) {
+    outgoing.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  let clientGone = false;
+  outgoing.on("close", () => {
+    if (!outgoing.writableFinished) {
+      clientGone = true;
+      void reader.cancel();
+    }
+  });
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || clientGone) break;
+    if (!outgoing.write(value)) {
+      await new Promise((resume) => {
+        outgoing.once("drain", resume);
+        outgoing.once("close", resume);
+      });
+    }
+  }
+  outgoing.end();
+}
