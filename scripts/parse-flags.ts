@@ -6,18 +6,18 @@
 import { closestName } from "../sim/config/did-you-mean.ts";
 import { UsageError } from "./cli-command.ts";
 
-/** The declared flags of a command: name (without dashes) → kind. */
-export type FlagSpec = Readonly<Record<string, "string" | "integer" | "boolean">>;
+/** The declared flags of a command: name (without dashes) → kind; "repeated" collects every value. */
+export type FlagSpec = Readonly<Record<string, "string" | "integer" | "boolean" | "repeated">>;
 
 /** Parsed flags and the remaining positional arguments. */
 export interface ParsedFlags {
-  readonly values: ReadonlyMap<string, string | number | boolean>;
+  readonly values: ReadonlyMap<string, string | number | boolean | readonly string[]>;
   readonly positionals: readonly string[];
 }
 
 /** Parses `args` against `spec`. */
 export function parseFlags(args: readonly string[], spec: FlagSpec): ParsedFlags {
-  const values = new Map<string, string | number | boolean>();
+  const values = new Map<string, string | number | boolean | readonly string[]>();
   const positionals: string[] = [];
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
@@ -39,7 +39,8 @@ export function parseFlags(args: readonly string[], spec: FlagSpec): ParsedFlags
     }
     const text = inline ?? args[++index];
     if (text === undefined) throw new UsageError(`flag --${name} needs a value`);
-    values.set(name, kind === "integer" ? parseInteger(name, text) : text);
+    if (kind === "repeated") values.set(name, [...((values.get(name) as string[] | undefined) ?? []), text]);
+    else values.set(name, kind === "integer" ? parseInteger(name, text) : text);
   }
   return { values, positionals };
 }

@@ -6,6 +6,8 @@ import { failure } from "../../sim/apiserver/api-error.ts";
 import { ApiServer } from "../../sim/apiserver/api-server.ts";
 import { errorResponse } from "../../sim/apiserver/http-response.ts";
 import { goPlatform } from "../../sim/apiserver/server-version.ts";
+import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "../../sim/apiserver/admission/service-allocation.ts";
+import { parseSideEffectPlugin } from "../../sim/apiserver/admission/side-effect-plugins.ts";
 import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
 import { Rng } from "../../sim/kernel/rng.ts";
 import { realClock } from "../../sim/kernel/real-clock.ts";
@@ -20,6 +22,7 @@ export const serveCommand: CliCommand = {
   usage: [
     "usage: orb-harness serve [--host 127.0.0.1] [--port N|0] [--dialect orb|kubernetes] [--history 5m]",
     "                         [--compaction-interval 5m] [--bookmark-interval 1m] [--opaque-resource-versions]",
+    "                         [--service-cluster-ip-range 10.0.0.0/24] [--admission-plugin NAME=RES[,RES]:SIDEEFFECTS]...",
     "",
     "  --host                       address to listen on (default 127.0.0.1)",
     "  --port                       port; 0 picks a free one (default 0)",
@@ -28,6 +31,9 @@ export const serveCommand: CliCommand = {
     "  --compaction-interval        how often history is compacted (default 5m)",
     "  --bookmark-interval          bookmark interval of watches that allow them (default 1m)",
     "  --opaque-resource-versions   emit non-numeric resourceVersions",
+    "  --service-cluster-ip-range   IPv4 CIDR that Service cluster IPs come from (default 10.0.0.0/24)",
+    "  --admission-plugin           an admission plugin matching RESOURCES, declaring side effects None,",
+    "                               NoneOnDryRun, Some or Unknown; dry runs that reach Some or Unknown fail",
     "",
     "Prints `serving on http://HOST:PORT` once listening. SIGINT or SIGTERM stops it.",
   ].join("\n"),
@@ -40,6 +46,8 @@ export const serveCommand: CliCommand = {
       "compaction-interval": "string",
       "bookmark-interval": "string",
       "opaque-resource-versions": "boolean",
+      "service-cluster-ip-range": "string",
+      "admission-plugin": "repeated",
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
     const port = (values.get("port") as number | undefined) ?? 0;
@@ -47,6 +55,14 @@ export const serveCommand: CliCommand = {
     let dialect;
     try {
       dialect = dialectByName((values.get("dialect") as string | undefined) ?? "orb");
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const serviceRange = (values.get("service-cluster-ip-range") as string | undefined) ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE;
+    let sideEffectPlugins;
+    try {
+      sideEffectPlugins = ((values.get("admission-plugin") as string[] | undefined) ?? []).map(parseSideEffectPlugin);
+      parseIpv4Cidr(serviceRange); // a bad range is a usage error here, not a crash at the first Service
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
@@ -60,6 +76,8 @@ export const serveCommand: CliCommand = {
       compactionIntervalMs: durationMs(values, "compaction-interval", "5m"),
       bookmarkIntervalMs: durationMs(values, "bookmark-interval", "1m"),
       opaqueResourceVersions: values.get("opaque-resource-versions") === true,
+      serviceClusterIpRange: serviceRange,
+      sideEffectPlugins,
       build: { platform: goPlatform(process.platform, process.arch) },
     });
     const http = await serveHttp(server.handle, {

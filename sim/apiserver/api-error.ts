@@ -47,9 +47,23 @@ export function failure(reason: StatusReason, message: string, details?: Details
   });
 }
 
+/** A resource type as errors name it: the plural, qualified by its group (`leases.coordination.k8s.io`). */
+export interface ResourceRef {
+  readonly resource: string;
+  readonly group: string;
+}
+
+function qualified(ref: ResourceRef): string {
+  return ref.group === "" ? ref.resource : `${ref.resource}.${ref.group}`;
+}
+
+function objectDetails(ref: ResourceRef, name: string): Details {
+  return { name, ...(ref.group !== "" && { group: ref.group }), kind: ref.resource };
+}
+
 /** `<resource> "<name>" not found` (transcript get-missing). */
-export function notFound(resource: string, name: string): ApiError {
-  return failure("NotFound", `${resource} "${name}" not found`, { name, kind: resource });
+export function notFound(ref: ResourceRef, name: string): ApiError {
+  return failure("NotFound", `${qualified(ref)} "${name}" not found`, objectDetails(ref, name));
 }
 
 /** The 404 for a path the server does not serve (transcript unknown-resource). */
@@ -57,17 +71,17 @@ export function pathNotFound(): ApiError {
   return failure("NotFound", "the server could not find the requested resource", {});
 }
 
-/** `<resource> "<name>" already exists` (transcript create-duplicate). */
-export function alreadyExists(resource: string, name: string): ApiError {
-  return failure("AlreadyExists", `${resource} "${name}" already exists`, { name, kind: resource });
+/** `<resource> "<name>" already exists` (transcripts create-duplicate, node-lease-create). */
+export function alreadyExists(ref: ResourceRef, name: string): ApiError {
+  return failure("AlreadyExists", `${qualified(ref)} "${name}" already exists`, objectDetails(ref, name));
 }
 
 /** The 409 of a stale update (transcript update-stale). */
-export function conflict(resource: string, name: string): ApiError {
+export function conflict(ref: ResourceRef, name: string): ApiError {
   return failure(
     "Conflict",
-    `Operation cannot be fulfilled on ${resource} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
-    { name, kind: resource },
+    `Operation cannot be fulfilled on ${qualified(ref)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+    objectDetails(ref, name),
   );
 }
 
@@ -136,13 +150,13 @@ export function expiredResourceVersion(what: "list" | "watch"): ApiError {
 }
 
 /**
- * The ApiError for a store failure in a request on `resource` named `name`. Store errors that
+ * The ApiError for a store failure in a request on type `ref` and object `name`. Store errors that
  * need request context (expiry, which differs for lists, tokens and watches) are mapped by callers.
  */
-export function fromStoreError(error: StoreError, resource: string, name: string, formatRevision: (revision: number) => string): ApiError {
-  if (error instanceof NotFoundError) return notFound(resource, name);
-  if (error instanceof AlreadyExistsError) return alreadyExists(resource, name);
-  if (error instanceof ConflictError) return conflict(resource, name);
+export function fromStoreError(error: StoreError, ref: ResourceRef, name: string, formatRevision: (revision: number) => string): ApiError {
+  if (error instanceof NotFoundError) return notFound(ref, name);
+  if (error instanceof AlreadyExistsError) return alreadyExists(ref, name);
+  if (error instanceof ConflictError) return conflict(ref, name);
   if (error instanceof InvalidContinueTokenError) return badRequest(error.message);
   if (error instanceof TooLargeResourceVersionError) {
     return tooLargeResourceVersionError(formatRevision(error.requestedRevision), formatRevision(error.currentRevision));

@@ -133,7 +133,8 @@ describe("create, get, update, patch (doc 1 §1, §2.1, §2.2)", () => {
   it("bumps generation on spec changes only", async () => {
     const { call } = testServer();
     const path = "/apis/apps/v1/namespaces/default/deployments";
-    const created = await call("POST", path, { metadata: { name: "d" }, spec: { replicas: 1 } });
+    const template = { metadata: { labels: { app: "d" } }, spec: { containers: [{ name: "c", image: "i" }] } };
+    const created = await call("POST", path, { metadata: { name: "d" }, spec: { replicas: 1, selector: { matchLabels: { app: "d" } }, template } });
     expect(created.json.metadata.generation).toBe(1);
     const labelled = await call("PATCH", `${path}/d`, { metadata: { labels: { a: "b" } } }, { "content-type": "application/merge-patch+json" });
     expect(labelled.json.metadata.generation).toBe(1);
@@ -144,10 +145,10 @@ describe("create, get, update, patch (doc 1 §1, §2.1, §2.2)", () => {
   it("keeps status apart: the main resource ignores it, the status subresource changes only it", async () => {
     const { call } = testServer();
     const path = "/api/v1/namespaces/default/pods";
-    await call("POST", path, { metadata: { name: "p" }, spec: { containers: [] }, status: { phase: "Running" } });
-    const status = await call("PUT", `${path}/p/status`, { metadata: { name: "p" }, spec: { containers: [{ name: "x" }] }, status: { phase: "Running" } });
+    const created = await call("POST", path, { metadata: { name: "p" }, spec: { containers: [{ name: "c", image: "i:1" }] } });
+    const status = await call("PUT", `${path}/p/status`, { metadata: { name: "p" }, spec: { containers: [{ name: "x", image: "other" }] }, status: { phase: "Running" } });
     expect(status.json.status).toEqual({ phase: "Running" });
-    expect(status.json.spec).toEqual({ containers: [] });
+    expect(status.json.spec).toEqual(created.json.spec);
     const main = await call("PATCH", `${path}/p`, { status: { phase: "Failed" }, spec: { nodeName: "n" } }, { "content-type": "application/merge-patch+json" });
     expect(main.json.status).toEqual({ phase: "Running" });
     expect(main.json.spec.nodeName).toBe("n");
@@ -227,7 +228,7 @@ describe("deletion and finalizers (doc 1 §3)", () => {
 
   it("evicts a pod through its eviction subresource", async () => {
     const { call } = testServer();
-    await call("POST", "/api/v1/namespaces/default/pods", { metadata: { name: "p1" }, spec: { containers: [] } });
+    await call("POST", "/api/v1/namespaces/default/pods", { metadata: { name: "p1" }, spec: { containers: [{ name: "c", image: "i" }] } });
     const eviction = await call("POST", "/api/v1/namespaces/default/pods/p1/eviction", { apiVersion: "policy/v1", kind: "Eviction", metadata: { name: "p1" } });
     expect(eviction.json).toMatchObject({ kind: "Status", status: "Success", code: 201 });
     expect((await call("GET", "/api/v1/namespaces/default/pods/p1")).status).toBe(404);
@@ -349,5 +350,18 @@ describe("wire shape", () => {
     const expected = ["name", "namespace", "uid", "resourceVersion", "creationTimestamp", "labels"];
     expect(Object.keys((await call("GET", `${CM}/ordered`)).json.metadata)).toEqual(expected);
     expect(Object.keys((await call("GET", CM)).json.items[0].metadata)).toEqual(expected);
+  });
+});
+
+describe("errors of named groups", () => {
+  it("qualify the resource with its group, as Kubernetes does (transcript node-lease-create)", async () => {
+    const { call } = testServer();
+    const path = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases";
+    await call("POST", path, { metadata: { name: "node-a" }, spec: { holderIdentity: "node-a" } });
+    const duplicate = await call("POST", path, { metadata: { name: "node-a" } });
+    expect(duplicate.json).toMatchObject({
+      message: 'leases.coordination.k8s.io "node-a" already exists',
+      details: { name: "node-a", group: "coordination.k8s.io", kind: "leases" },
+    });
   });
 });

@@ -20,6 +20,8 @@ import { withCreateDefaults } from "./type-defaults.ts";
 import { rfc3339 } from "./object-stamping.ts";
 import { errorResponse } from "./http-response.ts";
 import type { BuildInfo } from "./server-version.ts";
+import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "./admission/service-allocation.ts";
+import type { SideEffectPlugin } from "./admission/side-effect-plugins.ts";
 
 /** How an embedded server is set up. */
 export interface ApiServerOptions {
@@ -39,6 +41,10 @@ export interface ApiServerOptions {
   readonly opaqueResourceVersions?: boolean;
   /** How long a read at a resourceVersion not yet reached waits before 504 (default 3 s). */
   readonly tooLargeResourceVersionWaitMs?: number;
+  /** Where Service cluster IPs come from (default 10.0.0.0/24, as kube-apiserver). */
+  readonly serviceClusterIpRange?: string;
+  /** Admission plugins with declared side effects, which dry runs may not reach (doc 1 §4.4.5). */
+  readonly sideEffectPlugins?: readonly SideEffectPlugin[];
   /** What /version reports about the build. */
   readonly build: BuildInfo;
 }
@@ -67,6 +73,10 @@ export class ApiServer {
       registry: new ResourceRegistry(this.dialect),
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? watchBookmarkIntervalMs,
       tooLargeResourceVersionWaitMs: options.tooLargeResourceVersionWaitMs ?? tooLargeResourceVersionWaitMs,
+      admission: {
+        serviceRange: parseIpv4Cidr(options.serviceClusterIpRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE),
+        sideEffectPlugins: options.sideEffectPlugins ?? [],
+      },
     };
     this.createSystemNamespaces();
     this.compactor = startCompactor(this.store, options.clock, options.compactionIntervalMs ?? defaultCompactionIntervalMs);

@@ -2,6 +2,7 @@
 import { StoreError } from "../store/errors.ts";
 import type { StoredObject } from "../store/stored-object.ts";
 import { alreadyExists, badRequest, fromStoreError, methodNotAllowed } from "./api-error.ts";
+import { admit } from "./admission/admission-chain.ts";
 import { jsonResponse } from "./http-response.ts";
 import { checkNamespaceAcceptsCreate } from "./namespace-state.ts";
 import { checkKind, checkNamespace, metadataOf, stampNewObject } from "./object-stamping.ts";
@@ -56,17 +57,18 @@ export async function handleCreate(context: ServerContext, target: ResourceReque
  */
 export function createObject(context: ServerContext, target: ResourceRequest, object: Record<string, unknown>, dry: boolean): StoredObject {
   const { type } = target;
-  const stamped = withCreateDefaults(type, stampNewObject(type, object, target.namespace, context.clock, context.rng));
-  if (type.namespaced) checkNamespaceAcceptsCreate(context, target.namespace!, type.resource, stamped.metadata.name);
+  const defaulted = withCreateDefaults(type, stampNewObject(type, object, target.namespace, context.clock, context.rng));
+  if (type.namespaced) checkNamespaceAcceptsCreate(context, target.namespace!, type.resource, defaulted.metadata.name);
+  const stamped = admit(context, type, defaulted, undefined, dry);
   const key = storageKey(type, target.namespace, stamped.metadata.name);
   if (dry) {
-    if (context.store.get(key) !== undefined) throw alreadyExists(type.resource, key.name);
+    if (context.store.get(key) !== undefined) throw alreadyExists(type, key.name);
     return stamped;
   }
   try {
     return context.store.create(key, stamped);
   } catch (error) {
-    if (error instanceof StoreError) throw fromStoreError(error, type.resource, key.name, (revision) => context.store.formatRevision(revision));
+    if (error instanceof StoreError) throw fromStoreError(error, type, key.name, (revision) => context.store.formatRevision(revision));
     throw error;
   }
 }

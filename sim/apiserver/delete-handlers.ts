@@ -7,6 +7,7 @@ import { StoreError } from "../store/errors.ts";
 import type { StoredObject } from "../store/stored-object.ts";
 import { badRequest, failure, fromStoreError, notFound } from "./api-error.ts";
 import { isDryRun } from "./create-handler.ts";
+import { admitDelete } from "./admission/admission-chain.ts";
 import { jsonResponse } from "./http-response.ts";
 import { rfc3339 } from "./object-stamping.ts";
 import { readList } from "./read-handlers.ts";
@@ -40,7 +41,7 @@ export async function handleDelete(context: ServerContext, target: ResourceReque
   const options = await deleteOptions(target.request);
   const dry = isDryRun(context, target, "DeleteOptions", options.dryRun);
   const current = context.store.get(storageKey(type, target.namespace, target.name!));
-  if (current === undefined) throw notFound(type.resource, target.name!);
+  if (current === undefined) throw notFound(type, target.name!);
   checkPreconditions(type.kind, current, options.preconditions ?? {});
   const outcome = deleteObject(context, target, current, dry);
   if (outcome.removed && context.dialect.answers["delete-response"] === "status-when-removed") {
@@ -78,7 +79,7 @@ export async function handleEviction(context: ServerContext, target: ResourceReq
   const dry = isDryRun(context, target, "CreateOptions");
   await readBody(target.request);
   const current = context.store.get(storageKey(target.type, target.namespace, target.name!));
-  if (current === undefined) throw notFound(target.type.resource, target.name!);
+  if (current === undefined) throw notFound(target.type, target.name!);
   deleteObject(context, target, current, dry);
   return jsonResponse(201, { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 });
 }
@@ -90,6 +91,7 @@ export async function handleEviction(context: ServerContext, target: ResourceReq
  */
 export function deleteObject(context: ServerContext, target: ResourceRequest, current: StoredObject, dry: boolean): DeleteOutcome {
   const { type } = target;
+  admitDelete(context, type, dry);
   const key = storageKey(type, target.namespace, target.name!);
   const finalizers = (current.metadata["finalizers"] as unknown[] | undefined) ?? [];
   const isNamespace = type.kind === "Namespace";
@@ -113,7 +115,7 @@ export function deleteObject(context: ServerContext, target: ResourceRequest, cu
     if (dry) return { object: marked, removed: false };
     return { object: context.store.update(key, marked, { expectedRevision }), removed: false };
   } catch (error) {
-    if (error instanceof StoreError) throw fromStoreError(error, type.resource, target.name!, formatRevision);
+    if (error instanceof StoreError) throw fromStoreError(error, type, target.name!, formatRevision);
     throw error;
   }
 }

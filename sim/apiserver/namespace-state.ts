@@ -10,7 +10,7 @@ import { storageKey } from "./stored-resource.ts";
 export function checkNamespaceAcceptsCreate(context: ServerContext, namespace: string, resource: string, name: string): void {
   const type = context.registry.find("", "v1", "namespaces")!;
   const object = context.store.get(storageKey(type, undefined, namespace));
-  if (object === undefined) throw notFound("namespaces", namespace);
+  if (object === undefined) throw notFound(type, namespace);
   if (object.metadata["deletionTimestamp"] !== undefined) {
     throw failure("Forbidden", `${resource} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
       name,

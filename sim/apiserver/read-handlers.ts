@@ -15,7 +15,7 @@ import { listItem, storageKey, storagePrefix, withTypeMeta } from "./stored-reso
 export async function handleGet(context: ServerContext, target: ResourceRequest): Promise<Response> {
   const revision = await getReadRevision(context, target.query);
   const object = context.store.get(storageKey(target.type, target.namespace, target.name!), revision);
-  if (object === undefined) throw notFound(target.type.resource, target.name!);
+  if (object === undefined) throw notFound(target.type, target.name!);
   return jsonResponse(200, withTypeMeta(target.type, object));
 }
 
@@ -50,6 +50,6 @@ export async function readList(context: ServerContext, target: ResourceRequest):
     if (error instanceof ExpiredError) {
       throw error.continueToken !== undefined ? expiredContinueToken(error.continueToken) : expiredResourceVersion("list");
     }
-    throw fromStoreError(error, target.type.resource, "", (revision) => context.store.formatRevision(revision));
+    throw fromStoreError(error, target.type, "", (revision) => context.store.formatRevision(revision));
   }
 }

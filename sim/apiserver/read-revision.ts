@@ -25,7 +25,7 @@ export async function awaitRevision(context: ServerContext, revision: number): P
   try {
     await context.store.waitForRevision(revision, context.tooLargeResourceVersionWaitMs);
   } catch (error) {
-    if (error instanceof StoreError) throw fromStoreError(error, "", "", (r) => context.store.formatRevision(r));
+    if (error instanceof StoreError) throw fromStoreError(error, { resource: "", group: "" }, "", (r) => context.store.formatRevision(r));
     throw error;
   }
 }

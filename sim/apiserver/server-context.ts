@@ -3,6 +3,7 @@ import type { Dialect } from "../../spec/dialects.ts";
 import type { Clock } from "../kernel/clock.ts";
 import type { Rng } from "../kernel/rng.ts";
 import type { MvccStore } from "../store/mvcc-store.ts";
+import type { AdmissionConfig } from "./admission/admission-chain.ts";
 import type { ResourceRegistry, ResourceType } from "./resource-types.ts";
 
 /** The server's shared state. */
@@ -17,6 +18,7 @@ export interface ServerContext {
   readonly bookmarkIntervalMs: number;
   /** How long a read at a resourceVersion the store has not reached waits before 504 (doc 1 §7). */
   readonly tooLargeResourceVersionWaitMs: number;
+  readonly admission: AdmissionConfig;
 }
 
 /** A request on one resource type, after routing. */

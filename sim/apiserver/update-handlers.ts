@@ -8,6 +8,7 @@ import { StoreError } from "../store/errors.ts";
 import type { StoredObject } from "../store/stored-object.ts";
 import { badRequest, conflict, failure, fromStoreError, notFound } from "./api-error.ts";
 import { createObject, decodeRequestObject, isDryRun } from "./create-handler.ts";
+import { admit } from "./admission/admission-chain.ts";
 import { jsonResponse } from "./http-response.ts";
 import { applyJsonPatch, JsonPatchError } from "./json-patch.ts";
 import { applyMergePatch } from "./json-merge-patch.ts";
@@ -31,7 +32,7 @@ export async function handleUpdate(context: ServerContext, target: ResourceReque
   const current = context.store.get(storageKey(type, target.namespace, target.name!));
   if (current === undefined) {
     // Doc 1 §1: a PUT is a create when the object does not exist (deviation put-missing).
-    if (context.dialect.answers["put-missing"] === "not-found" || target.subresource !== undefined) throw notFound(type.resource, target.name!);
+    if (context.dialect.answers["put-missing"] === "not-found" || target.subresource !== undefined) throw notFound(type, target.name!);
     const created = createObject(context, target, { ...object, metadata: { ...metadata, name: target.name } }, dry);
     return jsonResponse(201, withTypeMeta(type, created), warnings);
   }
@@ -50,7 +51,7 @@ export async function handlePatch(context: ServerContext, target: ResourceReques
   const dry = isDryRun(context, target, "PatchOptions");
   const patch = decodeJson(await readBody(target.request));
   const current = context.store.get(storageKey(type, target.namespace, target.name!));
-  if (current === undefined) throw notFound(type.resource, target.name!);
+  if (current === undefined) throw notFound(type, target.name!);
   const patched = applyPatch(patchKind, withTypeMeta(type, current), patch);
   checkKind(type, patched);
   const metadata = metadataOf(patched);
@@ -97,18 +98,20 @@ export function commitUpdate(
   dry: boolean,
 ): StoredObject {
   const { type } = target;
-  const next = nextState(target, current, requested);
+  const proposed = nextState(target, current, requested);
+  // The status subresource changes no spec, so only writes of the main resource go through admission.
+  const next = target.subresource === undefined ? admit(context, type, proposed, current, dry) : proposed;
   const key = storageKey(type, target.namespace, target.name!);
   const formatRevision = (revision: number) => context.store.formatRevision(revision);
   if (expectedRevision !== undefined && formatRevision(expectedRevision) !== current.metadata.resourceVersion) {
-    throw conflict(type.resource, target.name!);
+    throw conflict(type, target.name!);
   }
   if (dry) return { ...next, metadata: { ...next.metadata, resourceVersion: current.metadata.resourceVersion } };
   try {
     if (isReleased(next)) return context.store.delete(key, { expectedRevision: parseResourceVersion(context, current.metadata.resourceVersion!) });
     return context.store.update(key, next, expectedRevision === undefined ? {} : { expectedRevision });
   } catch (error) {
-    if (error instanceof StoreError) throw fromStoreError(error, type.resource, target.name!, formatRevision);
+    if (error instanceof StoreError) throw fromStoreError(error, type, target.name!, formatRevision);
     throw error;
   }
 }

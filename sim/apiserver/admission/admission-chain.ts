@@ -1,0 +1,48 @@
+/**
+ * The built-in admission chain (doc 1 §4.4.2: admission runs in a dry run too, and validating
+ * plugins see the mutated object): mutating first (defaults, allocations), then validating.
+ */
+import type { StoredObject } from "../../store/stored-object.ts";
+import type { ServerContext } from "../server-context.ts";
+import type { ResourceType } from "../resource-types.ts";
+import { storagePrefix } from "../stored-resource.ts";
+import { validateObject } from "./object-validation.ts";
+import { withPodDefaults } from "./pod-defaults.ts";
+import { allocationsInUse, withServiceDefaults, type Ipv4Range } from "./service-allocation.ts";
+import { checkDryRunAllowed, type SideEffectPlugin } from "./side-effect-plugins.ts";
+
+/** How admission is configured. */
+export interface AdmissionConfig {
+  /** Where Service cluster IPs come from (`--service-cluster-ip-range`). */
+  readonly serviceRange: Ipv4Range;
+  /** Plugins declared with or without side effects (doc 1 §4.4.5). */
+  readonly sideEffectPlugins: readonly SideEffectPlugin[];
+}
+
+/** Runs the chain on a write of `next` over `current` (undefined for a create); returns what to store. */
+export function admit(context: ServerContext, type: ResourceType, next: StoredObject, current: StoredObject | undefined, dry: boolean): StoredObject {
+  if (dry) checkDryRunAllowed(context.admission.sideEffectPlugins, type.resource);
+  const mutated = mutate(context, type, next, current);
+  validateObject(type, mutated);
+  return mutated;
+}
+
+/** For deletes, which run no object admission here: a dry run still may not reach a plugin with side effects. */
+export function admitDelete(context: ServerContext, type: ResourceType, dry: boolean): void {
+  if (dry) checkDryRunAllowed(context.admission.sideEffectPlugins, type.resource);
+}
+
+function mutate(context: ServerContext, type: ResourceType, next: StoredObject, current: StoredObject | undefined): StoredObject {
+  switch (type.kind) {
+    case "Pod":
+      return current === undefined ? withPodDefaults(next, context.dialect) : next;
+    case "Service": {
+      // Cluster IPs and node ports are cluster-wide, so every namespace's services count.
+      const services = context.store.list({ prefix: storagePrefix(type, undefined) }).items;
+      const inUse = allocationsInUse(services, current === undefined ? undefined : next.metadata.name);
+      return withServiceDefaults(next, current, inUse, context.admission.serviceRange, context.rng);
+    }
+    default:
+      return next;
+  }
+}
