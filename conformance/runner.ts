@@ -1,0 +1,163 @@
+/**
+ * Runs conformance cases against a target: selection (focus, skip, read-only, slow), one
+ * namespace per mutating case (`orb-conformance-<run>-<n>`, deleted afterwards), a timeout per
+ * case, N cases at a time, and a result per case with its transcript.
+ */
+import { randomBytes } from "node:crypto";
+import { CaseFailure, CaseSkipped } from "./case-outcome.ts";
+import type { ConformanceCase } from "./case-definition.ts";
+import type { CaseContext } from "./case-context.ts";
+import { ConformanceClient } from "./client/conformance-client.ts";
+import { ExchangeRecorder } from "./client/exchange-recorder.ts";
+import { InterlockError, MutationInterlock } from "./client/mutation-interlock.ts";
+import type { CaseResult, CaseStatus } from "./results.ts";
+import type { Target, VirtualTimeServer } from "./targets/target.ts";
+
+/** How to run. */
+export interface RunnerOptions {
+  readonly focus?: RegExp;
+  readonly skip?: RegExp;
+  /** Only cases that do not write. */
+  readonly readOnly: boolean;
+  /** Run slow cases (real waits) against real servers. */
+  readonly slow: boolean;
+  readonly parallel: number;
+  readonly caseTimeoutMs: number;
+  readonly keepNamespaces: boolean;
+  /** Told when each case starts and ends (progress). */
+  readonly onCaseStart?: (testCase: ConformanceCase) => void;
+  readonly onCaseEnd?: (result: CaseResult) => void;
+}
+
+/** The cases `options` selects, in order. */
+export function selectCases(cases: readonly ConformanceCase[], options: Pick<RunnerOptions, "focus" | "skip">): ConformanceCase[] {
+  return cases.filter((testCase) => (options.focus === undefined || options.focus.test(testCase.id)) && !(options.skip?.test(testCase.id) ?? false));
+}
+
+/** A run in progress; `abort()` stops starting cases (the ones running finish and clean up). */
+export class ConformanceRun {
+  private aborted = false;
+  private readonly runId = randomBytes(3).toString("hex");
+  private readonly interlock = new MutationInterlock();
+  private caseNumber = 0;
+
+  constructor(
+    private readonly target: Target,
+    private readonly options: RunnerOptions,
+  ) {}
+
+  /** Stops scheduling cases; unstarted ones are reported skipped ("interrupted"). */
+  abort(): void {
+    this.aborted = true;
+  }
+
+  /** Runs `cases`, at most `parallel` at once; resolves to their results in case order. */
+  async run(cases: readonly ConformanceCase[]): Promise<CaseResult[]> {
+    const results: CaseResult[] = new Array(cases.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < cases.length) {
+        const index = next++;
+        const testCase = cases[index]!;
+        this.options.onCaseStart?.(testCase);
+        results[index] = this.aborted ? outcome(testCase, "skip", "interrupted before it started", 0, []) : await this.runCase(testCase);
+        this.options.onCaseEnd?.(results[index]!);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, this.options.parallel) }, worker));
+    return results;
+  }
+
+  private async runCase(testCase: ConformanceCase): Promise<CaseResult> {
+    const started = performance.now();
+    const recorder = new ExchangeRecorder(this.target.secrets);
+    const finish = (status: CaseStatus, message: string) => outcome(testCase, status, message, performance.now() - started, recorder.exchanges);
+    const precondition = this.skipReason(testCase);
+    if (precondition !== undefined) return finish("skip", precondition);
+    const virtual = testCase.tags.includes("virtual-time") ? this.target.virtualTimeServer?.() : undefined;
+    const baseUrl = virtual?.baseUrl ?? this.target.url;
+    const transport = virtual?.transport ?? this.target.identity.transport;
+    const client = new ConformanceClient(transport, baseUrl, recorder, this.interlock, this.target.identity.authHeaders);
+    const restricted =
+      this.target.restricted === undefined
+        ? undefined
+        : new ConformanceClient(virtual?.transport ?? this.target.restricted.transport, baseUrl, recorder, this.interlock, this.target.restricted.authHeaders);
+    let namespace = this.target.dialect.namespaces.default;
+    try {
+      if (testCase.tags.includes("mutating")) namespace = await this.createNamespace(client);
+      const context = this.context(client, restricted, namespace, virtual);
+      await withTimeout(testCase.run(context), this.options.caseTimeoutMs);
+      return finish("pass", "");
+    } catch (error) {
+      return finish(...classify(error));
+    } finally {
+      if (testCase.tags.includes("mutating") && namespace !== this.target.dialect.namespaces.default && !this.options.keepNamespaces) {
+        await client.delete(`/api/v1/namespaces/${namespace}`).catch(() => undefined);
+      }
+      virtual?.close();
+    }
+  }
+
+  private skipReason(testCase: ConformanceCase): string | undefined {
+    const { tags } = testCase;
+    if (this.options.readOnly && tags.includes("mutating")) return "mutating case, and the run is --read-only";
+    if (tags.includes("needs-second-identity") && this.target.restricted === undefined) {
+      return "needs a second identity: give --restricted-token or --restricted-kubeconfig";
+    }
+    const needsTime = tags.includes("virtual-time") || tags.includes("slow");
+    if (needsTime && this.target.virtualTimeServer === undefined && !this.options.slow) {
+      return "waits in real time against a real server (minutes): run with --slow";
+    }
+    return undefined;
+  }
+
+  private async createNamespace(client: ConformanceClient): Promise<string> {
+    const name = `orb-conformance-${this.runId}-${this.caseNumber++}`;
+    this.interlock.claimNamespace(name);
+    const created = await client.post("/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
+    if (created.status !== 201 && created.status !== 200) {
+      throw new Error(`could not create the case's namespace ${name}: HTTP ${created.status} ${created.json?.message ?? ""}`);
+    }
+    return name;
+  }
+
+  private context(client: ConformanceClient, restricted: ConformanceClient | undefined, namespace: string, virtual: VirtualTimeServer | undefined): CaseContext {
+    let names = 0;
+    return {
+      client,
+      restricted,
+      namespace,
+      dialect: this.target.dialect,
+      virtualTime: virtual !== undefined,
+      historyWindowMs: virtual?.historyWindowMs,
+      advance: (ms) => (virtual !== undefined ? virtual.advance(ms) : new Promise((resolve) => setTimeout(resolve, ms))),
+      name: (prefix) => `${prefix}-${this.runId}-${names++}`,
+      skip: (reason) => {
+        throw new CaseSkipped(reason);
+      },
+    };
+  }
+}
+
+function classify(error: unknown): [CaseStatus, string] {
+  if (error instanceof CaseFailure) return ["fail", error.message];
+  if (error instanceof CaseSkipped) return ["skip", error.message];
+  if (error instanceof InterlockError) return ["error", `stopped by the safety interlock: ${error.message}`];
+  return ["error", error instanceof Error ? `${error.name}: ${error.message}` : String(error)];
+}
+
+function outcome(testCase: ConformanceCase, status: CaseStatus, message: string, durationMs: number, transcript: CaseResult["transcript"]): CaseResult {
+  return { id: testCase.id, area: testCase.area, clauses: testCase.clauses, tags: testCase.tags, status, durationMs: Math.round(durationMs), message, transcript };
+}
+
+async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
