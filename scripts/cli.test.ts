@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { main } from "./cli.ts";
+import { commands } from "./commands/index.ts";
 
 async function run(...argv: string[]) {
   const out: string[] = [];
@@ -15,6 +16,13 @@ describe("orb-harness CLI", () => {
     expect(code).toBe(0);
     expect(out).toMatch(/usage: orb-harness <command>/);
     expect(out).toMatch(/^\s+fuzz\s+/m);
+  });
+
+  it("lists each command with the summary its module gives", async () => {
+    for (const entry of commands) {
+      const command = await entry.load();
+      expect([command.name, command.summary]).toEqual([entry.name, entry.summary]);
+    }
   });
 
   it("exits 2 with a usage message for no command, an unknown command, an unknown flag", async () => {

@@ -25,11 +25,12 @@ export async function main(argv: readonly string[], output: CliOutput): Promise<
     (name === undefined ? output.err : output.out)(mainUsage());
     return name === undefined ? 2 : 0;
   }
-  const command = commands.find((candidate) => candidate.name === name);
-  if (command === undefined) {
+  const entry = commands.find((candidate) => candidate.name === name);
+  if (entry === undefined) {
     output.err(`orb-harness: unknown command ${JSON.stringify(name)}\n\n${mainUsage()}`);
     return 2;
   }
+  const command = await entry.load();
   if (args.includes("--help") || args.includes("-h")) {
     output.out(command.usage);
     return 0;

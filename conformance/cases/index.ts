@@ -1,6 +1,11 @@
 /** Every conformance case, area by area. */
 import type { ConformanceCase } from "../case-definition.ts";
 import { pagingCases } from "./paging.ts";
+import { crudCases } from "./crud.ts";
+import { discoveryCases } from "./discovery.ts";
+import { metadataCases } from "./metadata.ts";
+import { deletionCases } from "./deletion.ts";
+import { errorCases } from "./errors.ts";
 
 /** All cases, in the order they run. */
-export const allCases: readonly ConformanceCase[] = [...pagingCases];
+export const allCases: readonly ConformanceCase[] = [...pagingCases, ...crudCases, ...discoveryCases, ...metadataCases, ...deletionCases, ...errorCases];

@@ -1,8 +1,46 @@
-/** Every command of the CLI, in the order `--help` lists them. */
+/**
+ * Every command of the CLI, in the order `--help` lists them. Modules load only when their
+ * command runs, so `--help` and light commands do not pay for heavy ones (client libraries).
+ */
 import type { CliCommand } from "../cli-command.ts";
-import { conformanceCommand } from "./conformance.ts";
-import { fuzzCommand } from "./fuzz.ts";
-import { serveCommand } from "./serve.ts";
+
+/** A registered command: what `--help` shows, and how to load it. */
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  load(): Promise<CliCommand>;
+}
 
 /** The registered commands. */
-export const commands: readonly CliCommand[] = [conformanceCommand, serveCommand, fuzzCommand];
+export const commands: readonly CommandEntry[] = [
+  {
+    name: "conformance",
+    summary: "run the conformance suite of doc 1 against the embedded server or a real endpoint",
+    load: async () => (await import("./conformance.ts")).conformanceCommand,
+  },
+  {
+    name: "report",
+    summary: "regenerate a report (junit, md, html, json) from a results.json",
+    load: async () => (await import("./report.ts")).reportCommand,
+  },
+  {
+    name: "serve",
+    summary: "run the embedded API server (doc 1) for kubectl and client libraries",
+    load: async () => (await import("./serve.ts")).serveCommand,
+  },
+  {
+    name: "fuzz",
+    summary: "fuzz the in-memory model with fast-check; print failures with a replay command",
+    load: async () => (await import("./fuzz.ts")).fuzzCommand,
+  },
+  {
+    name: "validate",
+    summary: "validate controller manager / scheduler flags (doc 2) or a node agent / credential provider file (doc 3)",
+    load: async () => (await import("./validate.ts")).validateCommand,
+  },
+  {
+    name: "match-image",
+    summary: "show which credential providers match an image and in what order their results combine",
+    load: async () => (await import("./match-image.ts")).matchImageCommand,
+  },
+];

@@ -1,5 +1,6 @@
 /** `orb-harness serve`: the embedded API server on a real socket (wiring only). */
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { dialectByName } from "../../spec/dialects.ts";
 import { maxRequestBodyBytes } from "../../spec/doc1/limits.ts";
 import { failure } from "../../sim/apiserver/api-error.ts";
@@ -8,6 +9,7 @@ import { errorResponse } from "../../sim/apiserver/http-response.ts";
 import { goPlatform } from "../../sim/apiserver/server-version.ts";
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "../../sim/apiserver/admission/service-allocation.ts";
 import { parseSideEffectPlugin } from "../../sim/apiserver/admission/side-effect-plugins.ts";
+import { parsePolicyFile, parseStaticTokenFile, type AuthConfig } from "../../sim/apiserver/auth/index.ts";
 import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
 import { Rng } from "../../sim/kernel/rng.ts";
 import { realClock } from "../../sim/kernel/real-clock.ts";
@@ -23,6 +25,8 @@ export const serveCommand: CliCommand = {
     "usage: orb-harness serve [--host 127.0.0.1] [--port N|0] [--dialect orb|kubernetes] [--history 5m]",
     "                         [--compaction-interval 5m] [--bookmark-interval 1m] [--opaque-resource-versions]",
     "                         [--service-cluster-ip-range 10.0.0.0/24] [--admission-plugin NAME=RES[,RES]:SIDEEFFECTS]...",
+    "                         [--token-file FILE --policy-file FILE] [--fail-check NAME]... [--shutdown-delay-duration 0s]",
+    "                         [--livez-grace-period 0s]",
     "",
     "  --host                       address to listen on (default 127.0.0.1)",
     "  --port                       port; 0 picks a free one (default 0)",
@@ -34,6 +38,12 @@ export const serveCommand: CliCommand = {
     "  --service-cluster-ip-range   IPv4 CIDR that Service cluster IPs come from (default 10.0.0.0/24)",
     "  --admission-plugin           an admission plugin matching RESOURCES, declaring side effects None,",
     "                               NoneOnDryRun, Some or Unknown; dry runs that reach Some or Unknown fail",
+    "  --token-file                 static tokens, Kubernetes' CSV: token,user,uid,\"group1,group2\"",
+    "  --policy-file                YAML rules (user or group, apiGroups, resources, verbs, namespaces);",
+    "                               with either file, authentication and authorization are on",
+    "  --fail-check                 make a health check fail (repeatable), to test clients' handling",
+    "  --shutdown-delay-duration    on SIGTERM, /readyz fails at once and the server serves this long more",
+    "  --livez-grace-period         startup time during which failing post-start hooks do not fail /livez",
     "",
     "Prints `serving on http://HOST:PORT` once listening. SIGINT or SIGTERM stops it.",
   ].join("\n"),
@@ -48,6 +58,11 @@ export const serveCommand: CliCommand = {
       "opaque-resource-versions": "boolean",
       "service-cluster-ip-range": "string",
       "admission-plugin": "repeated",
+      "token-file": "string",
+      "policy-file": "string",
+      "fail-check": "repeated",
+      "shutdown-delay-duration": "string",
+      "livez-grace-period": "string",
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
     const port = (values.get("port") as number | undefined) ?? 0;
@@ -66,20 +81,34 @@ export const serveCommand: CliCommand = {
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    const server = new ApiServer({
-      clock: realClock,
-      // Uids and generated names need no secrecy; the continue-token key does (see ApiServerOptions).
-      rng: new Rng(randomBytes(16).toString("hex")),
-      tokenKey: randomBytes(32),
-      dialect,
-      historyWindowMs: durationMs(values, "history", "5m"),
-      compactionIntervalMs: durationMs(values, "compaction-interval", "5m"),
-      bookmarkIntervalMs: durationMs(values, "bookmark-interval", "1m"),
-      opaqueResourceVersions: values.get("opaque-resource-versions") === true,
-      serviceClusterIpRange: serviceRange,
-      sideEffectPlugins,
-      build: { platform: goPlatform(process.platform, process.arch) },
-    });
+    const auth = loadAuth(values.get("token-file") as string | undefined, values.get("policy-file") as string | undefined);
+    const health = {
+      failChecks: (values.get("fail-check") as string[] | undefined) ?? [],
+      shutdownDelayMs: durationMs(values, "shutdown-delay-duration", "0s", true),
+      livezGracePeriodMs: durationMs(values, "livez-grace-period", "0s", true),
+    };
+    let server: ApiServer;
+    try {
+      server = new ApiServer({
+        clock: realClock,
+        // Uids and generated names need no secrecy; the continue-token key does (see ApiServerOptions).
+        rng: new Rng(randomBytes(16).toString("hex")),
+        tokenKey: randomBytes(32),
+        dialect,
+        historyWindowMs: durationMs(values, "history", "5m"),
+        compactionIntervalMs: durationMs(values, "compaction-interval", "5m"),
+        bookmarkIntervalMs: durationMs(values, "bookmark-interval", "1m"),
+        opaqueResourceVersions: values.get("opaque-resource-versions") === true,
+        serviceClusterIpRange: serviceRange,
+        sideEffectPlugins,
+        ...(auth !== undefined && { auth }),
+        health,
+        build: { platform: goPlatform(process.platform, process.arch) },
+      });
+    } catch (error) {
+      // An unknown --fail-check name, for one.
+      throw new UsageError((error as Error).message);
+    }
     const http = await serveHttp(server.handle, {
       host: (values.get("host") as string | undefined) ?? "127.0.0.1",
       port,
@@ -88,9 +117,12 @@ export const serveCommand: CliCommand = {
     });
     output.out(`serving on ${http.url} (dialect ${dialect.name})`);
     await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
+      process.once("SIGINT", () => resolve());
+      // Graceful: /readyz fails now, requests are served through the shutdown delay, then we stop.
+      process.once("SIGTERM", () => {
+        output.out(`shutting down: /readyz fails now, stopping in ${health.shutdownDelayMs / 1000} s`);
+        server.beginShutdown(resolve);
+      });
     });
     server.close();
     await http.close();
@@ -99,11 +131,31 @@ export const serveCommand: CliCommand = {
   },
 };
 
-function durationMs(values: ReadonlyMap<string, unknown>, name: string, fallback: string): number {
+function loadAuth(tokenFile: string | undefined, policyFile: string | undefined): AuthConfig | undefined {
+  if (tokenFile === undefined && policyFile === undefined) return undefined;
+  const read = (file: string, flag: string) => {
+    try {
+      return readFileSync(file, "utf8");
+    } catch (error) {
+      throw new UsageError(`${flag}: ${(error as Error).message}`);
+    }
+  };
+  try {
+    return {
+      ...(tokenFile !== undefined && { tokens: parseStaticTokenFile(read(tokenFile, "--token-file")).tokens }),
+      ...(policyFile !== undefined && { policy: parsePolicyFile(read(policyFile, "--policy-file")) }),
+    };
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function durationMs(values: ReadonlyMap<string, unknown>, name: string, fallback: string, zeroAllowed = false): number {
   const text = (values.get(name) as string | undefined) ?? fallback;
   try {
     const ms = goDurationToMs(parseGoDuration(text));
-    if (ms <= 0) throw new UsageError(`--${name} must be positive, got ${text}`);
+    if (ms < 0 || (ms === 0 && !zeroAllowed)) throw new UsageError(`--${name} must be positive, got ${text}`);
     return ms;
   } catch (error) {
     if (error instanceof GoDurationError) throw new UsageError(`--${name}: ${error.message}`);

@@ -22,6 +22,8 @@ import { errorResponse } from "./http-response.ts";
 import type { BuildInfo } from "./server-version.ts";
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "./admission/service-allocation.ts";
 import type { SideEffectPlugin } from "./admission/side-effect-plugins.ts";
+import type { AuthConfig } from "./auth/index.ts";
+import { HealthState, type HealthStateOptions } from "./health/index.ts";
 
 /** How an embedded server is set up. */
 export interface ApiServerOptions {
@@ -45,6 +47,10 @@ export interface ApiServerOptions {
   readonly serviceClusterIpRange?: string;
   /** Admission plugins with declared side effects, which dry runs may not reach (doc 1 §4.4.5). */
   readonly sideEffectPlugins?: readonly SideEffectPlugin[];
+  /** Static tokens and policy rules (doc 1 §5); authentication and authorization are off without them. */
+  readonly auth?: AuthConfig;
+  /** Checks that fail on purpose (`--fail-check`), the livez grace period, the shutdown delay (doc 1 §4.5). */
+  readonly health?: Omit<HealthStateOptions, "dialect" | "clock">;
   /** What /version reports about the build. */
   readonly build: BuildInfo;
 }
@@ -77,6 +83,8 @@ export class ApiServer {
         serviceRange: parseIpv4Cidr(options.serviceClusterIpRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE),
         sideEffectPlugins: options.sideEffectPlugins ?? [],
       },
+      auth: options.auth,
+      health: new HealthState({ dialect: this.dialect, clock: options.clock, ...options.health }),
     };
     this.createSystemNamespaces();
     this.compactor = startCompactor(this.store, options.clock, options.compactionIntervalMs ?? defaultCompactionIntervalMs);
@@ -95,10 +103,19 @@ export class ApiServer {
     }
   };
 
+  /**
+   * Begins a graceful shutdown (SIGTERM): /readyz fails at once while requests are still served,
+   * and `close` runs after the shutdown delay (doc 1 §4.5 `--shutdown-delay-duration`).
+   */
+  beginShutdown(close: () => void): void {
+    this.context.health.beginShutdown(close);
+  }
+
   /** Stops background work (compaction, the namespace controller). Open watches end. */
   close(): void {
     this.compactor.cancel();
     this.namespaces.stop();
+    this.store.closeAllWatches();
   }
 
   // Doc 1 §2.1; issue #3: default, the dialect's system, public and node-lease namespaces exist at start.

@@ -3,7 +3,8 @@ import { ApiError } from "./api-error.ts";
 
 /** A JSON response. */
 export function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+  // Kubernetes ends every JSON body with a newline.
+  return new Response(`${JSON.stringify(body)}\n`, { status, headers: { "content-type": "application/json", ...headers } });
 }
 
 /** The Status response of an ApiError. */

@@ -16,6 +16,9 @@ import type { ResourceRequest, ServerContext } from "./server-context.ts";
 import { serverVersion, type BuildInfo } from "./server-version.ts";
 import { handlePatch, handleUpdate } from "./update-handlers.ts";
 import { handleWatch } from "./watch-stream.ts";
+import { checkAccess } from "./auth/index.ts";
+import { healthResponse } from "./health/index.ts";
+import { handleReview } from "./review-handler.ts";
 
 type Handler = (context: ServerContext, target: ResourceRequest) => Promise<Response>;
 
@@ -23,6 +26,10 @@ type Handler = (context: ServerContext, target: ResourceRequest) => Promise<Resp
 export async function routeRequest(context: ServerContext, build: BuildInfo, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const target = parseRequestTarget(url.pathname);
+  if (target.kind === "resource") return routeResource(context, request, url, target);
+  // Everything else is a path request, authorized by path (doc 1 §5; health paths skip it, §5.3).
+  const access = checkAccess(context.auth, request.headers, { kind: "nonResource", verb: request.method.toLowerCase(), path: url.pathname });
+  if (!access.allowed) throw access.error;
   const { registry, dialect } = context;
   switch (target.kind) {
     case "version":
@@ -43,10 +50,10 @@ export async function routeRequest(context: ServerContext, build: BuildInfo, req
       const document = openApiDocument(registry, dialect, target.path);
       return document === undefined ? pageNotFound() : jsonResponse(200, document);
     }
-    case "health":
-      return new Response("ok", { status: 200, headers: { "content-type": "text/plain; charset=utf-8" } });
-    case "resource":
-      return routeResource(context, request, url, target);
+    case "health": {
+      const answer = healthResponse(context.health, target.endpoint, target.check, url.searchParams);
+      return new Response(answer.body, { status: answer.status, headers: { "content-type": answer.contentType } });
+    }
     case "unknown":
       return pageNotFound();
   }
@@ -69,10 +76,27 @@ async function routeResource(context: ServerContext, request: Request, url: URL,
     ...(target.name !== undefined && { name: target.name }),
     ...(target.subresource !== undefined && { subresource: target.subresource }),
   };
-  const [verb, handler] = verbOf(request.method, resourceRequest);
+  const [verb, handler] = type.virtual === true ? reviewVerb(request.method, resourceRequest) : verbOf(request.method, resourceRequest);
   const allowed = target.subresource === undefined ? type.verbs : type.subresources[target.subresource]!;
   if (verb === undefined || handler === undefined || !allowed.includes(verb)) throw methodNotAllowed();
-  return handler(context, resourceRequest);
+  // A dry run is authorized as the request it imitates (doc 1 §4.4.6, §5.1): the verb is the same.
+  const access = checkAccess(context.auth, request.headers, {
+    kind: "resource",
+    verb,
+    apiGroup: type.group,
+    resource: type.resource,
+    ...(target.subresource !== undefined && { subresource: target.subresource }),
+    // Kubernetes authorizes a Namespace object as living in itself.
+    ...((type.kind === "Namespace" ? target.name : target.namespace) !== undefined && { namespace: (type.kind === "Namespace" ? target.name : target.namespace)! }),
+    ...(target.name !== undefined && { name: target.name }),
+  });
+  if (!access.allowed) throw access.error;
+  return handler(context, access.user === undefined ? resourceRequest : { ...resourceRequest, user: access.user });
+}
+
+/** Virtual types take a POST to their collection and nothing else. */
+function reviewVerb(method: string, target: ResourceRequest): [Verb | undefined, Handler | undefined] {
+  return method === "POST" && target.name === undefined ? ["create", handleReview] : [undefined, undefined];
 }
 
 /** The verb a method makes of a target, and its handler (doc 1 §1). */

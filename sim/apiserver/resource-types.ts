@@ -29,6 +29,8 @@ export interface ResourceType {
   readonly subresources: Readonly<Record<string, readonly Verb[]>>;
   /** Kubernetes' storageVersionHash, shown in discovery (as in the reference discovery transcripts). */
   readonly storageVersionHash?: string;
+  /** A virtual type (doc 1 §1): an operation, not an object; nothing is stored, only POST is served. */
+  readonly virtual?: boolean;
 }
 
 const ALL_VERBS: readonly Verb[] = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
@@ -110,6 +112,22 @@ export function resourceTypes(dialect: Dialect): readonly ResourceType[] {
       subresources: {},
       storageVersionHash: "gqkMMb/YqFM=",
     },
+    // Doc 1 §1's example of a virtual type: a permission check, POSTed, never stored.
+    ...["subjectaccessreviews", "selfsubjectaccessreviews"].map(
+      (resource): ResourceType => ({
+        group: dialect.groups.authorization,
+        version: "v1",
+        resource,
+        singular: resource.slice(0, -1),
+        kind: resource === "subjectaccessreviews" ? "SubjectAccessReview" : "SelfSubjectAccessReview",
+        namespaced: false,
+        verbs: ["create"],
+        shortNames: [],
+        nameRule: "subdomain",
+        subresources: {},
+        virtual: true,
+      }),
+    ),
   ];
 }
 

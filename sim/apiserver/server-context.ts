@@ -4,6 +4,8 @@ import type { Clock } from "../kernel/clock.ts";
 import type { Rng } from "../kernel/rng.ts";
 import type { MvccStore } from "../store/mvcc-store.ts";
 import type { AdmissionConfig } from "./admission/admission-chain.ts";
+import type { AuthConfig, UserInfo } from "./auth/index.ts";
+import type { HealthState } from "./health/index.ts";
 import type { ResourceRegistry, ResourceType } from "./resource-types.ts";
 
 /** The server's shared state. */
@@ -19,6 +21,9 @@ export interface ServerContext {
   /** How long a read at a resourceVersion the store has not reached waits before 504 (doc 1 §7). */
   readonly tooLargeResourceVersionWaitMs: number;
   readonly admission: AdmissionConfig;
+  /** Authentication and authorization; undefined when off (the embedded default). */
+  readonly auth: AuthConfig | undefined;
+  readonly health: HealthState;
 }
 
 /** A request on one resource type, after routing. */
@@ -29,4 +34,6 @@ export interface ResourceRequest {
   readonly namespace?: string;
   readonly name?: string;
   readonly subresource?: string;
+  /** The authenticated user, when authentication is on (self reviews answer for them). */
+  readonly user?: UserInfo;
 }

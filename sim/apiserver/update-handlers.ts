@@ -36,6 +36,14 @@ export async function handleUpdate(context: ServerContext, target: ResourceReque
     const created = createObject(context, target, { ...object, metadata: { ...metadata, name: target.name } }, dry);
     return jsonResponse(201, withTypeMeta(type, created), warnings);
   }
+  // A uid in the body is a precondition, as in Kubernetes: it names one incarnation of the name.
+  const uid = metadata["uid"];
+  if (typeof uid === "string" && uid !== "" && uid !== current.metadata["uid"]) {
+    throw failure("Conflict", `Operation cannot be fulfilled on ${type.kind} "${target.name}": Precondition failed: UID in precondition: ${uid}, UID in object meta: ${String(current.metadata["uid"])}`, {
+      name: target.name!,
+      kind: type.kind,
+    });
+  }
   const resourceVersion = metadata["resourceVersion"];
   const expectedRevision = typeof resourceVersion === "string" && resourceVersion !== "" ? parseResourceVersion(context, resourceVersion) : undefined;
   const updated = commitUpdate(context, target, current, withoutTypeMeta(object), expectedRevision, dry);

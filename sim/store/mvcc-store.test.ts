@@ -289,3 +289,17 @@ describe("compaction by time", () => {
     expect(store.get(pod("a", "p"))).toBeUndefined();
   });
 });
+
+describe("closing all watches", () => {
+  it("ends every open watch, keeping what each buffered", () => {
+    const { store } = newStore();
+    const first = store.watch({ prefix: "pods/" });
+    const second = store.watch({ prefix: "pods/a/" });
+    store.create(pod("a", "p"), body(pod("a", "p")));
+    store.closeAllWatches();
+    expect([first.endReason, second.endReason]).toEqual(["closed", "closed"]);
+    expect(drain(first)).toEqual(["ADDED p@2"]);
+    store.create(pod("a", "q"), body(pod("a", "q")));
+    expect(drain(second)).toEqual(["ADDED p@2"]);
+  });
+});

@@ -243,6 +243,11 @@ export class MvccStore {
     });
   }
 
+  /** Ends every open watch (their buffered events can still be read); used when a server stops. */
+  closeAllWatches(): void {
+    for (const { watch } of [...this.subscriptions]) watch.close();
+  }
+
   /** Drops history before `revision`: reads, watches and tokens below it fail with Expired. */
   compact(revision: number): void {
     if (revision > this.currentRevision) throw new Error(`compact: ${revision} is ahead of ${this.currentRevision}`);

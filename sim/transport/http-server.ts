@@ -52,7 +52,13 @@ export function serveHttp(handler: FetchHandler, options: HttpServeOptions): Pro
 async function answer(handler: FetchHandler, options: HttpServeOptions, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
   try {
     const body = await readCapped(incoming, options.maxBodyBytes);
-    const response = body === "too-large" ? options.tooLarge() : await handler(toRequest(incoming, body));
+    if (body === "too-large") {
+      // The rest of the body was never read: the connection cannot be reused.
+      outgoing.shouldKeepAlive = false;
+      await writeResponse(options.tooLarge(), outgoing);
+      return;
+    }
+    const response = await handler(toRequest(incoming, body));
     await writeResponse(response, outgoing);
   } catch (error) {
     // The handler answers every failure itself; this is only a broken connection or a bug.
@@ -94,6 +100,9 @@ async function writeResponse(response: Response, outgoing: ServerResponse): Prom
     headers[name] = value;
   });
   outgoing.writeHead(response.status, headers);
+  // Send the status line and headers now: a watch may have no event for a long time, and clients
+  // (informers) wait for the 200 before they count the watch as open, as real servers send it.
+  outgoing.flushHeaders();
   if (response.body === null) {
     outgoing.end();
     return;

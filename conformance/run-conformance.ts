@@ -1,0 +1,59 @@
+/**
+ * A whole conformance run: reach the target (embedded by default), run the selected cases, and
+ * assemble the canonical results. Connection problems surface as TargetError before any case.
+ */
+import { dialectByName } from "../spec/dialects.ts";
+import type { ConformanceCase } from "./case-definition.ts";
+import { ProgressReporter, type ProgressSink } from "./progress.ts";
+import { RESULTS_SCHEMA_VERSION, type RunResults } from "./results.ts";
+import { ConformanceRun, selectCases, type RunnerOptions } from "./runner.ts";
+import { startEmbeddedTarget } from "./targets/embedded-target.ts";
+import { connectRemoteTarget, type RemoteTargetOptions } from "./targets/remote-target.ts";
+import type { Target } from "./targets/target.ts";
+
+/** The harness version recorded in results (package.json's). */
+export const HARNESS_VERSION = "0.1.0";
+
+/** What to run against. */
+export type TargetChoice = { readonly kind: "embedded"; readonly dialect: "orb" | "kubernetes" } | ({ readonly kind: "remote" } & RemoteTargetOptions);
+
+/** A run's settings. */
+export interface ConformanceOptions extends Omit<RunnerOptions, "onCaseStart" | "onCaseEnd"> {
+  readonly target: TargetChoice;
+  readonly cases: readonly ConformanceCase[];
+  /** The command line that reproduces the run, without credentials. */
+  readonly command: string;
+  readonly progress: ProgressSink;
+  /** Called with the run once it exists, so the caller can abort it (Ctrl-C). */
+  readonly onRunStarted?: (run: ConformanceRun) => void;
+}
+
+/** Reaches the target; throws TargetError when it cannot be used. */
+export async function openTarget(choice: TargetChoice): Promise<Target> {
+  return choice.kind === "embedded" ? startEmbeddedTarget(dialectByName(choice.dialect)) : connectRemoteTarget(choice);
+}
+
+/** Runs the suite and returns its results; the target is closed afterwards. */
+export async function runConformance(options: ConformanceOptions): Promise<RunResults> {
+  const target = await openTarget(options.target);
+  const startedAt = new Date().toISOString();
+  const cases = selectCases(options.cases, options);
+  const progress = new ProgressReporter(options.progress, cases.length);
+  const run = new ConformanceRun(target, { ...options, onCaseStart: (c) => progress.started(c), onCaseEnd: (r) => progress.ended(r) });
+  options.onRunStarted?.(run);
+  try {
+    const results = await run.run(cases);
+    progress.done();
+    return {
+      schemaVersion: RESULTS_SCHEMA_VERSION,
+      harnessVersion: HARNESS_VERSION,
+      target: { url: target.url, kind: target.kind, dialect: target.dialect.name, serverVersion: target.serverVersion },
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      command: options.command,
+      cases: results,
+    };
+  } finally {
+    await target.close();
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * A real endpoint as target: `--server URL` with a token, CA and client certificate, or a
+ * kubeconfig loaded with @kubernetes/client-node (so exec credential plugins, client certificates
+ * and tokens work as users expect). An unreachable or unauthorized target fails before any case.
+ */
+import { readFileSync } from "node:fs";
+import type { RequestOptions as HttpsRequestOptions } from "node:https";
+import { KubeConfig } from "@kubernetes/client-node";
+import { Agent, fetch as undiciFetch } from "undici";
+import { dialectByName, type Dialect } from "../../spec/dialects.ts";
+import type { Transport } from "../client/conformance-client.ts";
+import { detectDialect } from "./dialect-detection.ts";
+import type { Identity, Target } from "./target.ts";
+
+/** A target that cannot be used: the CLI prints the one-line reason and exits 2. */
+export class TargetError extends Error {}
+
+/** How to reach one identity on a real server. */
+export interface Credentials {
+  readonly token?: string;
+  readonly certificateAuthority?: string;
+  readonly clientCertificate?: string;
+  readonly clientKey?: string;
+  readonly insecureSkipTlsVerify?: boolean;
+}
+
+/** Where the target is and who we are there. */
+export type RemoteTargetOptions = (
+  | { readonly server: string; readonly credentials: Credentials }
+  | { readonly kubeconfig: string; readonly context?: string }
+) & {
+  readonly dialect: "orb" | "kubernetes" | "auto";
+  /** The second identity, for authorization cases. */
+  readonly restricted?: { readonly token: string } | { readonly kubeconfig: string; readonly context?: string };
+};
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+/** Connects to a real server, checks it answers /version as us, and detects its dialect. */
+export async function connectRemoteTarget(options: RemoteTargetOptions): Promise<Target> {
+  const main = "server" in options ? fromCredentials(options.server, options.credentials) : await fromKubeconfig(options.kubeconfig, options.context);
+  const version = await probe(main.url, main.identity);
+  const restricted =
+    options.restricted === undefined
+      ? undefined
+      : "token" in options.restricted
+        ? withToken(main.identity, options.restricted.token)
+        : (await fromKubeconfig(options.restricted.kubeconfig, options.restricted.context)).identity;
+  const dialect: Dialect = options.dialect === "auto" ? await detectDialect(main.identity.transport, main.url, main.identity.authHeaders) : dialectByName(options.dialect);
+  const secrets = [...main.secrets, ...(options.restricted && "token" in options.restricted ? [options.restricted.token] : [])];
+  return {
+    kind: "server" in options ? "server" : "kubeconfig",
+    url: main.url,
+    dialect,
+    serverVersion: version,
+    identity: main.identity,
+    restricted,
+    secrets,
+    virtualTimeServer: undefined,
+    close: async () => undefined,
+  };
+}
+
+interface Connection {
+  readonly url: string;
+  readonly identity: Identity;
+  readonly secrets: string[];
+}
+
+function fromCredentials(server: string, credentials: Credentials): Connection {
+  const url = server.replace(/\/+$/, "");
+  if (!/^https?:\/\//.test(url)) throw new TargetError(`--server must be an http(s) URL, got ${JSON.stringify(server)}`);
+  const read = (file: string | undefined, what: string) => {
+    if (file === undefined) return undefined;
+    try {
+      return readFileSync(file, "utf8");
+    } catch (error) {
+      throw new TargetError(`cannot read ${what} ${file}: ${(error as Error).message}`);
+    }
+  };
+  const key = read(credentials.clientKey, "--client-key");
+  const tls = {
+    ca: read(credentials.certificateAuthority, "--certificate-authority"),
+    cert: read(credentials.clientCertificate, "--client-certificate"),
+    key,
+    rejectUnauthorized: credentials.insecureSkipTlsVerify !== true,
+  };
+  const headers: Record<string, string> = credentials.token === undefined ? {} : { authorization: `Bearer ${credentials.token}` };
+  return { url, identity: { transport: undiciTransport(tls), authHeaders: headers }, secrets: [credentials.token, key].filter((s): s is string => s !== undefined) };
+}
+
+async function fromKubeconfig(path: string, context: string | undefined): Promise<Connection> {
+  const config = new KubeConfig();
+  try {
+    config.loadFromFile(path);
+    if (context !== undefined) config.setCurrentContext(context);
+  } catch (error) {
+    throw new TargetError(`cannot load kubeconfig ${path}: ${(error as Error).message}`);
+  }
+  const cluster = config.getCurrentCluster();
+  if (cluster === null) throw new TargetError(`kubeconfig ${path} has no current cluster${context === undefined ? "" : ` for context ${context}`}`);
+  const options: HttpsRequestOptions = {};
+  try {
+    await config.applyToHTTPSOptions(options);
+  } catch (error) {
+    throw new TargetError(`kubeconfig ${path}: cannot get credentials: ${(error as Error).message}`);
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) if (typeof value === "string") headers[name.toLowerCase()] = value;
+  const text = (value: unknown) => (value === undefined ? undefined : Buffer.isBuffer(value) ? value.toString("utf8") : String(value));
+  const key = text(options.key);
+  const tls = { ca: text(options.ca), cert: text(options.cert), key, rejectUnauthorized: cluster.skipTLSVerify !== true };
+  const secrets = [headers["authorization"]?.replace(/^Bearer /, ""), key].filter((s): s is string => s !== undefined && s !== "");
+  return { url: cluster.server.replace(/\/+$/, ""), identity: { transport: undiciTransport(tls), authHeaders: headers }, secrets };
+}
+
+function withToken(identity: Identity, token: string): Identity {
+  return { transport: identity.transport, authHeaders: { authorization: `Bearer ${token}` } };
+}
+
+function undiciTransport(tls: { ca?: string | undefined; cert?: string | undefined; key?: string | undefined; rejectUnauthorized: boolean }): Transport {
+  const dispatcher = new Agent({ connect: { ...tls } });
+  return async (request) => {
+    const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
+    const response = await undiciFetch(request.url, {
+      method: request.method,
+      headers: [...request.headers],
+      ...(body !== undefined && { body }),
+      dispatcher,
+    });
+    // Hand back a web-standard Response, whatever fetch implementation produced it.
+    return new Response(response.body as ReadableStream<Uint8Array> | null, { status: response.status, headers: [...response.headers] });
+  };
+}
+
+async function probe(url: string, identity: Identity): Promise<string> {
+  let response: Response;
+  try {
+    response = await Promise.race([
+      identity.transport(new Request(`${url}/version`, { headers: { ...identity.authHeaders, accept: "application/json" } })),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${PROBE_TIMEOUT_MS / 1000} s`)), PROBE_TIMEOUT_MS).unref()),
+    ]);
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string } }).cause?.message;
+    throw new TargetError(`cannot reach ${url}: ${(error as Error).message}${cause ? ` (${cause})` : ""}`);
+  }
+  if (response.status === 401 || response.status === 403) throw new TargetError(`${url} refused our credentials: HTTP ${response.status} on /version`);
+  if (response.status !== 200) throw new TargetError(`${url}/version answered HTTP ${response.status}`);
+  const version = (await response.json().catch(() => ({}))) as { gitVersion?: string };
+  return version.gitVersion ?? "";
+}

@@ -1,0 +1,310 @@
+/**
+ * `orb-harness serve` as a real process, driven by a real kubectl: what a user sees. Handler
+ * semantics are covered in-memory (sim/apiserver/*.test.ts); this is the wiring, the wire, and
+ * kubectl's view of it. kubectl runs with --server, a throwaway empty KUBECONFIG, HOME and cache
+ * dir in a temp directory (never ~/.kube), and --request-timeout; every wait is bounded.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const REPO = fileURLToPath(new URL("../..", import.meta.url));
+const KUBECTL = "/usr/bin/kubectl";
+const hasKubectl = existsSync(KUBECTL);
+const START_MS = 15_000; // node + tsx start-up on a slow box
+const WAIT_MS = 5_000;
+const TEST_TIMEOUT_MS = 20_000;
+
+interface Finished {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A child process whose output is collected as it comes. */
+interface Running {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when it exits; kills it (SIGKILL) and rejects if that takes longer than `ms`. */
+  exited(ms: number): Promise<Finished>;
+  /** Resolves once stdout matches `pattern`; rejects after `ms` or if the process exits first. */
+  waitForOutput(pattern: RegExp, ms: number): Promise<RegExpMatchArray>;
+}
+
+function start(command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): Running {
+  const child = spawn(command, args, { cwd: REPO, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (data: string) => (stdout += data));
+  child.stderr!.setEncoding("utf8").on("data", (data: string) => (stderr += data));
+  const exit = new Promise<Finished>((resolve) => {
+    child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    async exited(ms) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          child.kill("SIGKILL");
+          reject(new Error(`${command} ${args.join(" ")} did not exit within ${ms} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+        }, ms);
+      });
+      try {
+        return await Promise.race([exit, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    waitForOutput(pattern, ms) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = stdout.match(pattern);
+          if (match === null) return false;
+          cleanup();
+          resolve(match);
+          return true;
+        };
+        const onData = () => void check();
+        const onClose = () => {
+          if (check()) return;
+          cleanup();
+          reject(new Error(`exited before printing ${pattern}\nstdout: ${stdout}\nstderr: ${stderr}`));
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`no ${pattern} within ${ms} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+        }, ms);
+        const cleanup = () => {
+          clearTimeout(timer);
+          child.stdout!.off("data", onData);
+          child.off("close", onClose);
+        };
+        if (check()) return;
+        child.stdout!.on("data", onData);
+        child.once("close", onClose);
+      });
+    },
+  };
+}
+
+/** Runs the CLI in its own process, as a user would. */
+function startCli(...args: string[]): Running {
+  return start(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args]);
+}
+
+describe("orb-harness serve", { timeout: TEST_TIMEOUT_MS }, () => {
+  let serve: Running;
+  let url = "";
+  let scratch = "";
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "orb-serve-test-"));
+    serve = startCli("serve", "--dialect", "kubernetes", "--port", "0");
+    const [, served] = await serve.waitForOutput(/^serving on (http:\/\/127\.0\.0\.1:\d+) \(dialect kubernetes\)\n/, START_MS);
+    url = served!;
+  }, START_MS + 5_000);
+
+  afterAll(async () => {
+    // Normally the SIGTERM test has stopped it already.
+    if (serve !== undefined && serve.child.exitCode === null && serve.child.signalCode === null) {
+      serve.child.kill("SIGKILL");
+      await serve.exited(WAIT_MS).catch(() => undefined);
+    }
+    if (scratch !== "") await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("prints its URL on the first stdout line and answers on it", async () => {
+    expect(serve.stdout().split("\n")[0]).toMatch(/^serving on http:\/\/127\.0\.0\.1:\d+ \(dialect kubernetes\)$/);
+    const version = await fetch(`${url}/version`, { signal: AbortSignal.timeout(WAIT_MS) });
+    expect(version.status).toBe(200);
+  });
+
+  describe.skipIf(!hasKubectl)(`kubectl against serve${hasKubectl ? "" : " (skipped: kubectl not installed)"}`, () => {
+    let kubeconfig = "";
+
+    beforeAll(async () => {
+      kubeconfig = join(scratch, "kubeconfig");
+      await writeFile(kubeconfig, ""); // empty: no contexts, no credentials
+    });
+
+    const kubectlEnv = (): NodeJS.ProcessEnv => ({ ...process.env, KUBECONFIG: kubeconfig, HOME: scratch });
+    const kubectlArgs = (args: readonly string[], requestTimeout = "5s") => [
+      "--server",
+      url,
+      "--request-timeout",
+      requestTimeout,
+      "--cache-dir",
+      join(scratch, "kube-cache"),
+      ...args,
+    ];
+
+    /** Runs kubectl to completion (bounded). */
+    async function kubectl(...args: string[]): Promise<Finished> {
+      return start(KUBECTL, kubectlArgs(args), { env: kubectlEnv() }).exited(WAIT_MS + 3_000);
+    }
+
+    /** Writes `documents` as one multi-document YAML file and returns its path. */
+    async function yamlFile(name: string, documents: readonly string[]): Promise<string> {
+      const path = join(scratch, name);
+      await writeFile(path, documents.join("---\n"));
+      return path;
+    }
+
+    const namespaceYaml = (name: string) => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n`;
+    const configMapYaml = (namespace: string, name: string, data: Record<string, string>) =>
+      [
+        "apiVersion: v1",
+        "kind: ConfigMap",
+        "metadata:",
+        `  name: ${name}`,
+        `  namespace: ${namespace}`,
+        "data:",
+        ...Object.entries(data).map(([key, value]) => `  ${key}: ${JSON.stringify(value)}`),
+        "",
+      ].join("\n");
+
+    it("get namespaces lists the system namespaces", async () => {
+      const result = await kubectl("get", "namespaces");
+      expect(result.code, result.stderr).toBe(0);
+      const names = result.stdout.split("\n").slice(1).map((line) => line.split(/\s+/)[0]).filter(Boolean);
+      expect(names).toEqual(["default", "kube-node-lease", "kube-public", "kube-system"]);
+    });
+
+    it("create -f a ConfigMap YAML, then get -o json shows its data", async () => {
+      const file = await yamlFile("single.yaml", [configMapYaml("default", "from-yaml", { greeting: "hello", multi: "a b: c" })]);
+      const created = await kubectl("create", "-f", file);
+      expect(created.code, created.stderr).toBe(0);
+      expect(created.stdout.trim()).toBe("configmap/from-yaml created");
+
+      const got = await kubectl("get", "cm", "from-yaml", "-o", "json");
+      expect(got.code, got.stderr).toBe(0);
+      const object = JSON.parse(got.stdout);
+      expect(object).toMatchObject({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "from-yaml", namespace: "default" }, data: { greeting: "hello", multi: "a b: c" } });
+      expect(object.metadata.resourceVersion).toMatch(/^\d+$/);
+      expect(object.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it("pages with --chunk-size=2: every object, fetched in several limit=2 requests", async () => {
+      const names = ["page-1", "page-2", "page-3", "page-4", "page-5"];
+      const file = await yamlFile("paging.yaml", [namespaceYaml("paging"), ...names.map((name, i) => configMapYaml("paging", name, { i: String(i) }))]);
+      const created = await kubectl("create", "-f", file);
+      expect(created.code, created.stderr).toBe(0);
+      expect(created.stdout.trim().split("\n")).toEqual(["namespace/paging created", ...names.map((name) => `configmap/${name} created`)]);
+
+      const listed = await kubectl("get", "configmaps", "-n", "paging", "--chunk-size=2", "-v=6");
+      expect(listed.code, listed.stderr).toBe(0);
+      const rows = listed.stdout.split("\n").slice(1).map((line) => line.split(/\s+/)[0]).filter(Boolean);
+      expect(rows).toEqual(names);
+      // -v=6 logs each request: 5 objects at 2 a page are 3 GETs, the later ones with a continue token.
+      const pages = listed.stderr.split("\n").filter((line) => /GET \S+\/api\/v1\/namespaces\/paging\/configmaps\?\S*limit=2\S* 200 OK/.test(line));
+      expect(pages).toHaveLength(3);
+      expect(pages.filter((line) => /[?&]continue=/.test(line))).toHaveLength(2);
+    });
+
+    it("get --raw with limit=1 returns a ConfigMapList with a continue token", async () => {
+      const raw = await kubectl("get", "--raw", "/api/v1/namespaces/paging/configmaps?limit=1");
+      expect(raw.code, raw.stderr).toBe(0);
+      const list = JSON.parse(raw.stdout);
+      expect(list).toMatchObject({ kind: "ConfigMapList", apiVersion: "v1", metadata: { remainingItemCount: 4 } });
+      expect(list.items.map((item: any) => item.metadata.name)).toEqual(["page-1"]);
+      expect(list.metadata.continue).toEqual(expect.any(String));
+      expect(list.metadata.continue.length).toBeGreaterThan(0);
+
+      const next = await kubectl("get", "--raw", `/api/v1/namespaces/paging/configmaps?limit=1&continue=${encodeURIComponent(list.metadata.continue)}`);
+      expect(next.code, next.stderr).toBe(0);
+      expect(JSON.parse(next.stdout).items.map((item: any) => item.metadata.name)).toEqual(["page-2"]);
+    });
+
+    it("delete --dry-run=server leaves the object; delete removes it and get is NotFound", async () => {
+      const dryRun = await kubectl("delete", "cm", "page-1", "-n", "paging", "--dry-run=server");
+      expect(dryRun.code, dryRun.stderr).toBe(0);
+      expect(dryRun.stdout.trim()).toBe('configmap "page-1" deleted (server dry run)');
+      expect((await kubectl("get", "cm", "page-1", "-n", "paging", "-o", "name")).stdout.trim()).toBe("configmap/page-1");
+
+      const deleted = await kubectl("delete", "cm", "page-1", "-n", "paging");
+      expect(deleted.code, deleted.stderr).toBe(0);
+      expect(deleted.stdout.trim()).toBe('configmap "page-1" deleted');
+      const gone = await kubectl("get", "cm", "page-1", "-n", "paging");
+      expect(gone.code).toBe(1);
+      expect(gone.stderr).toMatch(/Error from server \(NotFound\): configmaps "page-1" not found/);
+    });
+
+    it("get -w prints a line for an object created after the watch started", async () => {
+      const seed = await kubectl("create", "-f", await yamlFile("watch-ns.yaml", [namespaceYaml("watching"), configMapYaml("watching", "already-there", {})]));
+      expect(seed.code, seed.stderr).toBe(0);
+      const watch = start(KUBECTL, kubectlArgs(["get", "cm", "-n", "watching", "-w", "--output-watch-events"], "15s"), { env: kubectlEnv() });
+      try {
+        // The initial list is printed before kubectl opens the watch from the list's resourceVersion,
+        // so anything created from here on can only reach kubectl through the watch.
+        await watch.waitForOutput(/^ADDED\s+already-there\s/m, WAIT_MS);
+        const created = await kubectl("create", "-f", await yamlFile("watch-cm.yaml", [configMapYaml("watching", "made-later", { k: "v" })]));
+        expect(created.code, created.stderr).toBe(0);
+        await watch.waitForOutput(/^ADDED\s+made-later\s/m, WAIT_MS);
+        const deleted = await kubectl("delete", "cm", "made-later", "-n", "watching");
+        expect(deleted.code, deleted.stderr).toBe(0);
+        await watch.waitForOutput(/^DELETED\s+made-later\s/m, WAIT_MS);
+      } finally {
+        watch.child.kill("SIGTERM");
+        await watch.exited(WAIT_MS);
+      }
+    });
+  });
+
+  it("stops on SIGTERM, with a watch still open: exit 0 and `stopped`", async () => {
+    // A watch whose response has started (the namespaces' initial ADDED events), left open.
+    const watch = await fetch(`${url}/api/v1/namespaces?watch=1`, { signal: AbortSignal.timeout(2 * WAIT_MS) });
+    expect(watch.status).toBe(200);
+    const reader = watch.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+
+    serve.child.kill("SIGTERM");
+    const finished = await serve.exited(WAIT_MS);
+    expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
+    expect(finished.stdout.trim().split("\n").at(-1)).toBe("stopped");
+    expect(finished.stderr).not.toMatch(/error/i);
+    // The server cut the open watch.
+    const drained = (async () => {
+      try {
+        while (!(await reader.read()).done);
+        return "ended";
+      } catch {
+        return "cut";
+      }
+    })();
+    expect(["ended", "cut"]).toContain(await drained);
+  });
+});
+
+describe("orb-harness serve usage errors", { timeout: TEST_TIMEOUT_MS }, () => {
+  // Both processes start at once: each run is mostly node + tsx start-up.
+  let badPort: Finished;
+  let badDialect: Finished;
+  beforeAll(async () => {
+    [badPort, badDialect] = await Promise.all([
+      startCli("serve", "--port", "99999").exited(START_MS),
+      startCli("serve", "--dialect", "nope").exited(START_MS),
+    ]);
+  }, START_MS + 5_000);
+
+  it("exits 2 with a message for --port 99999", () => {
+    expect(badPort.code, badPort.stderr).toBe(2);
+    expect(badPort.stderr).toMatch(/orb-harness serve: --port must be 0\.\.65535, got 99999/);
+    expect(badPort.stderr).toMatch(/usage: orb-harness serve/);
+    expect(badPort.stdout).toBe("");
+  });
+
+  it("exits 2 with a message for --dialect nope", () => {
+    expect(badDialect.code, badDialect.stderr).toBe(2);
+    expect(badDialect.stderr).toMatch(/orb-harness serve: unknown dialect "nope": expected one of orb, kubernetes/);
+    expect(badDialect.stdout).toBe("");
+  });
+});

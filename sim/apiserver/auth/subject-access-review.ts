@@ -1,0 +1,214 @@
+/**
+ * SubjectAccessReview: the permission check of doc 1 §1 and §4.1, a virtual type (POST only,
+ * nothing stored), answered from the same rules as real requests (transcript sar).
+ *
+ * Request: `{apiVersion: "<authorization group>/v1", kind: "SubjectAccessReview", spec: {user?,
+ * groups?, uid?, extra?, resourceAttributes?: {namespace, verb, group, version, resource,
+ * subresource, name}, nonResourceAttributes?: {path, verb}}}`. Answer: 201 Created with the review
+ * echoed (metadata gains `creationTimestamp: null`; spec fields in Kubernetes' order, empty ones
+ * dropped) and `status: {allowed, reason?}`: `reason` names the allowing rule, and is absent on a
+ * denial, as in the transcript. `denied` never appears: policy rules only allow.
+ *
+ * The review is judged for exactly the user and groups the spec names: Kubernetes adds no
+ * `system:authenticated` to them. Without a policy file (authorization off) every review is
+ * allowed. Whether the caller may create reviews is the router's question (verb create on
+ * subjectaccessreviews in the authorization group, cluster scope).
+ *
+ * Kubernetes also returns `metadata.managedFields` (the field manager's bookkeeping, with the wall
+ * time of the request); the embedded server keeps no managed fields, so the answer has none.
+ */
+import type { Dialect } from "../../../spec/dialects.ts";
+import type { StatusCause } from "../../../spec/doc1/errors.ts";
+import { badRequest, invalid, invalidValue, type ApiError } from "../api-error.ts";
+import { goQuote } from "../object-names.ts";
+import { authorize, type RequestAttributes } from "./authorize.ts";
+import type { Policy } from "./policy-file.ts";
+
+/** The kind of the review. */
+export const SUBJECT_ACCESS_REVIEW_KIND = "SubjectAccessReview";
+/** Its resource (plural) in the authorization group. */
+export const SUBJECT_ACCESS_REVIEWS_RESOURCE = "subjectaccessreviews";
+
+/** `spec.resourceAttributes`, Kubernetes' field order. */
+export interface SarResourceAttributes {
+  namespace?: string;
+  verb?: string;
+  group?: string;
+  version?: string;
+  resource?: string;
+  subresource?: string;
+  name?: string;
+}
+
+/** `spec.nonResourceAttributes`. */
+export interface SarNonResourceAttributes {
+  path?: string;
+  verb?: string;
+}
+
+/** `spec`, Kubernetes' field order. */
+export interface SarSpec {
+  resourceAttributes?: SarResourceAttributes;
+  nonResourceAttributes?: SarNonResourceAttributes;
+  user?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+  uid?: string;
+}
+
+/** `status`. */
+export interface SarStatus {
+  allowed: boolean;
+  denied?: boolean;
+  reason?: string;
+}
+
+/** The answered review. */
+export interface SubjectAccessReview {
+  kind: typeof SUBJECT_ACCESS_REVIEW_KIND;
+  apiVersion: string;
+  metadata: Record<string, unknown>;
+  spec: SarSpec;
+  status: SarStatus;
+}
+
+/** What the router sends: 201 and the review, as JSON. */
+export interface SubjectAccessReviewResponse {
+  readonly status: 201;
+  readonly body: SubjectAccessReview;
+}
+
+/**
+ * Answers a decoded SubjectAccessReview body under `policy` (undefined: authorization off).
+ * Throws an ApiError: 400 for a body of another kind or apiVersion or with fields of the wrong
+ * type, 422 Invalid for a spec that names no subject, or both or neither kind of attributes.
+ */
+export function subjectAccessReview(body: Record<string, unknown>, policy: Policy | undefined, dialect: Dialect): SubjectAccessReviewResponse {
+  const apiVersion = `${dialect.groups.authorization}/v1`;
+  checkTypeMeta(body, apiVersion);
+  const spec = readSpec(body["spec"]);
+  validateSpec(spec, dialect);
+
+  const metadata = readMetadata(body["metadata"]);
+  let status: SarStatus = { allowed: true };
+  if (policy !== undefined) {
+    const decision = authorize({ name: spec.user ?? "", uid: spec.uid ?? "", groups: spec.groups ?? [] }, attributesOf(spec), policy);
+    status = decision.reason === "" ? { allowed: decision.allowed } : { allowed: decision.allowed, reason: decision.reason };
+  }
+  return {
+    status: 201,
+    body: { kind: SUBJECT_ACCESS_REVIEW_KIND, apiVersion, metadata: { ...metadata, creationTimestamp: null }, spec, status },
+  };
+}
+
+function attributesOf(spec: SarSpec): RequestAttributes {
+  if (spec.nonResourceAttributes !== undefined) {
+    return { kind: "nonResource", verb: spec.nonResourceAttributes.verb ?? "", path: spec.nonResourceAttributes.path ?? "" };
+  }
+  const attributes = spec.resourceAttributes ?? {};
+  return {
+    kind: "resource",
+    verb: attributes.verb ?? "",
+    apiGroup: attributes.group ?? "",
+    resource: attributes.resource ?? "",
+    ...(attributes.subresource !== undefined && { subresource: attributes.subresource }),
+    ...(attributes.namespace !== undefined && { namespace: attributes.namespace }),
+    ...(attributes.name !== undefined && { name: attributes.name }),
+  };
+}
+
+function checkTypeMeta(body: Record<string, unknown>, apiVersion: string): void {
+  const kind = body["kind"];
+  const version = body["apiVersion"];
+  if ((kind !== undefined && kind !== SUBJECT_ACCESS_REVIEW_KIND) || (version !== undefined && version !== apiVersion)) {
+    const shownVersion = typeof version === "string" ? version.split("/").pop() : "v1";
+    throw badRequest(
+      `${String(kind ?? SUBJECT_ACCESS_REVIEW_KIND)} in version "${shownVersion}" cannot be handled as a ${SUBJECT_ACCESS_REVIEW_KIND}: expected apiVersion "${apiVersion}" and kind "${SUBJECT_ACCESS_REVIEW_KIND}"`,
+    );
+  }
+}
+
+function decodeError(detail: string): ApiError {
+  return badRequest(`${SUBJECT_ACCESS_REVIEW_KIND} in version "v1" cannot be handled as a ${SUBJECT_ACCESS_REVIEW_KIND}: ${detail}`);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function readMetadata(value: unknown): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (!isObject(value)) throw decodeError("metadata must be an object");
+  return { ...value };
+}
+
+/** A string field, or undefined when absent, null or "" (Go's omitempty drops it on the way back). */
+function optionalString(object: Record<string, unknown>, key: string, path: string): string | undefined {
+  const value = object[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw decodeError(`${path}.${key} must be a string`);
+  return value === "" ? undefined : value;
+}
+
+function readSpec(value: unknown): SarSpec {
+  if (value === undefined || value === null) return {};
+  if (!isObject(value)) throw decodeError("spec must be an object");
+  const spec: SarSpec = {};
+  const resource = value["resourceAttributes"];
+  if (resource !== undefined && resource !== null) {
+    if (!isObject(resource)) throw decodeError("spec.resourceAttributes must be an object");
+    const attributes: SarResourceAttributes = {};
+    for (const key of ["namespace", "verb", "group", "version", "resource", "subresource", "name"] as const) {
+      const text = optionalString(resource, key, "spec.resourceAttributes");
+      if (text !== undefined) attributes[key] = text;
+    }
+    spec.resourceAttributes = attributes;
+  }
+  const nonResource = value["nonResourceAttributes"];
+  if (nonResource !== undefined && nonResource !== null) {
+    if (!isObject(nonResource)) throw decodeError("spec.nonResourceAttributes must be an object");
+    const attributes: SarNonResourceAttributes = {};
+    for (const key of ["path", "verb"] as const) {
+      const text = optionalString(nonResource, key, "spec.nonResourceAttributes");
+      if (text !== undefined) attributes[key] = text;
+    }
+    spec.nonResourceAttributes = attributes;
+  }
+  const user = optionalString(value, "user", "spec");
+  if (user !== undefined) spec.user = user;
+  const groups = value["groups"];
+  if (groups !== undefined && groups !== null) {
+    if (!Array.isArray(groups) || !groups.every((group) => typeof group === "string")) throw decodeError("spec.groups must be a list of strings");
+    if (groups.length > 0) spec.groups = [...(groups as string[])];
+  }
+  const extra = value["extra"];
+  if (extra !== undefined && extra !== null) {
+    if (!isObject(extra) || !Object.values(extra).every((v) => Array.isArray(v) && v.every((item) => typeof item === "string"))) {
+      throw decodeError("spec.extra must map names to lists of strings");
+    }
+    if (Object.keys(extra).length > 0) spec.extra = extra as Record<string, string[]>;
+  }
+  const uid = optionalString(value, "uid", "spec");
+  if (uid !== undefined) spec.uid = uid;
+  return spec;
+}
+
+/** Kubernetes' ValidateSubjectAccessReviewSpec, its messages word for word. */
+function validateSpec(spec: SarSpec, dialect: Dialect): void {
+  const causes: StatusCause[] = [];
+  if (spec.resourceAttributes !== undefined && spec.nonResourceAttributes !== undefined) {
+    const { path, verb } = spec.nonResourceAttributes;
+    causes.push({
+      reason: "FieldValueInvalid",
+      message: `Invalid value: authorization.NonResourceAttributes{Path:${goQuote(path ?? "")}, Verb:${goQuote(verb ?? "")}}: cannot be specified in combination with resourceAttributes`,
+      field: "spec.nonResourceAttributes",
+    });
+  }
+  if (spec.resourceAttributes === undefined && spec.nonResourceAttributes === undefined) {
+    causes.push(invalidValue("spec.resourceAttributes", "null", "exactly one of nonResourceAttributes or resourceAttributes must be specified"));
+  }
+  if (spec.user === undefined && spec.groups === undefined) {
+    causes.push(invalidValue("spec.user", "", "at least one of user or group must be specified"));
+  }
+  if (causes.length > 0) throw invalid(SUBJECT_ACCESS_REVIEW_KIND, "", causes, dialect.groups.authorization);
+}

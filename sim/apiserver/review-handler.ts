@@ -1,0 +1,26 @@
+/**
+ * The permission-check virtual types (doc 1 §1, §4.1): a SubjectAccessReview asks whether a given
+ * user may do something; a SelfSubjectAccessReview asks it for the caller. Both answer 201 from the
+ * same rules that authorize requests (doc 1 §5), and store nothing.
+ */
+import { subjectAccessReview } from "./auth/index.ts";
+import { jsonResponse } from "./http-response.ts";
+import { decodeObject, readBody } from "./request-body.ts";
+import type { ResourceRequest, ServerContext } from "./server-context.ts";
+
+/** POST of a (Self)SubjectAccessReview. */
+export async function handleReview(context: ServerContext, target: ResourceRequest): Promise<Response> {
+  const { request, type } = target;
+  const body = decodeObject(await readBody(request), request.headers.get("content-type"), type.kind, context.dialect.protobufMediaType);
+  if (type.kind === "SubjectAccessReview") {
+    const review = subjectAccessReview(body, context.auth?.policy, context.dialect);
+    return jsonResponse(review.status, review.body);
+  }
+  // A self review is a review of the caller (anonymous when authentication is off or absent).
+  const spec = (body["spec"] ?? {}) as Record<string, unknown>;
+  const user = target.user ?? { name: "system:anonymous", uid: "", groups: ["system:unauthenticated"] };
+  const asReview = { ...body, kind: "SubjectAccessReview", spec: { ...spec, user: user.name, groups: user.groups, ...(user.uid !== "" && { uid: user.uid }) } };
+  const review = subjectAccessReview(asReview, context.auth?.policy, context.dialect);
+  const answer = review.body as unknown as Record<string, unknown>;
+  return jsonResponse(review.status, { ...answer, kind: type.kind, spec });
+}
