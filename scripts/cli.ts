@@ -31,7 +31,9 @@ export async function main(argv: readonly string[], output: CliOutput): Promise<
     return 2;
   }
   const command = await entry.load();
-  if (args.includes("--help") || args.includes("-h")) {
+  // Arguments after `--` belong to someone else (validate passes them to a daemon's flag set).
+  const own = args.includes("--") ? args.slice(0, args.indexOf("--")) : args;
+  if (own.includes("--help") || own.includes("-h")) {
     output.out(command.usage);
     return 0;
   }

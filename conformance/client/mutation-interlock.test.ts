@@ -27,6 +27,11 @@ describe("the mutation interlock", () => {
     }
   });
 
+  it("lets permission checks through: a review POST stores nothing", () => {
+    expect(() => interlock.checkRequest("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", undefined)).not.toThrow();
+    expect(() => interlock.checkRequest("DELETE", "/apis/authorization.k8s.io/v1/subjectaccessreviews/x", undefined)).toThrow(InterlockError);
+  });
+
   it("lets the run change cluster-scoped objects it created, and only those", () => {
     expect(() => interlock.checkRequest("POST", "/api/v1/nodes", "mine")).not.toThrow();
     interlock.recordCreated("POST", "/api/v1/nodes", 201, "mine");
@@ -52,7 +57,7 @@ describe("the mutation interlock", () => {
       expect(result?.status).toBe("error");
       expect(result?.message).toMatch(/safety interlock: refused POST \/api\/v1\/namespaces\/default\/configmaps/);
       const recorder = new ExchangeRecorder([]);
-      const probe = new ConformanceClient((r) => fetch(r), target.url, recorder, new MutationInterlock());
+      const probe = new ConformanceClient((r) => fetch(r), target.url, recorder, new MutationInterlock(), target.identity.authHeaders);
       expect((await probe.get("/api/v1/namespaces/default/configmaps/escaped")).status).toBe(404);
     } finally {
       await target.close();

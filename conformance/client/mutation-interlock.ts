@@ -9,6 +9,8 @@ import { parseRequestTarget } from "../../sim/apiserver/request-target.ts";
 export class InterlockError extends Error {}
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+// Virtual types (doc 1 §1): a POST asks a question and stores nothing, so it changes nothing.
+const VIRTUAL_REVIEWS = new Set(["subjectaccessreviews", "selfsubjectaccessreviews", "localsubjectaccessreviews", "selfsubjectrulesreviews", "tokenreviews"]);
 
 /** Tracks what the run owns and judges each mutating request. */
 export class MutationInterlock {
@@ -31,6 +33,7 @@ export class MutationInterlock {
     const pathOnly = path.split("?")[0]!;
     const target = parseRequestTarget(pathOnly);
     if (target.kind !== "resource") throw new InterlockError(`refused ${method} ${pathOnly}: not a resource path`);
+    if (method === "POST" && target.name === undefined && VIRTUAL_REVIEWS.has(target.resource)) return;
     if (target.namespace !== undefined) {
       if (this.namespaces.has(target.namespace)) return;
       throw new InterlockError(`refused ${method} ${pathOnly}: namespace ${target.namespace} was not created by this run`);

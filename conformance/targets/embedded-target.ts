@@ -2,33 +2,86 @@
  * The default target: the embedded API server on a loopback port (real HTTP, so the wire is
  * tested too), plus, for virtual-time cases, a fresh embedded server per case on a simulated clock
  * with short history and bookmark windows, reached through its handler.
+ *
+ * Authentication and authorization are on (doc 1 §5), with two identities, each a bearer token
+ * drawn at random per run (both listed in `secrets`, so no output ever shows them):
+ * - the main identity, user `orb-conformance-admin` in group `orb-conformance:admins`, which the
+ *   policy allows everything (every group, resource and verb, and every non-resource path);
+ * - the restricted identity (`Target.restricted`), user `orb-conformance-restricted` in no group
+ *   but the `system:authenticated` every signed-in user gets, allowed only to read ConfigMaps (get,
+ *   list, watch, in every namespace) and to patch Deployments (doc 1 §5.2's example rule: apiGroups
+ *   `apps`, resources `deployments`, verbs `patch`), plus what the server's built-in rules give every
+ *   signed-in caller (the health endpoints, /version, discovery). Everything else is 403.
+ * The virtual-time servers get the same tokens and policy, so either identity means the same there.
  */
 import { randomBytes } from "node:crypto";
 import type { Dialect } from "../../spec/dialects.ts";
 import { maxRequestBodyBytes } from "../../spec/doc1/limits.ts";
 import { failure } from "../../sim/apiserver/api-error.ts";
 import { ApiServer } from "../../sim/apiserver/api-server.ts";
+import { parsePolicyFile, type AuthConfig, type UserInfo } from "../../sim/apiserver/auth/index.ts";
 import { errorResponse } from "../../sim/apiserver/http-response.ts";
 import { GIT_VERSION } from "../../sim/apiserver/server-version.ts";
 import { Rng } from "../../sim/kernel/rng.ts";
 import { realClock } from "../../sim/kernel/real-clock.ts";
 import { Simulation } from "../../sim/kernel/simulation.ts";
 import { serveHttp } from "../../sim/transport/http-server.ts";
-import type { Target, VirtualTimeServer } from "./target.ts";
+import type { Identity, Target, VirtualTimeServer } from "./target.ts";
 
 /** Windows of the virtual-time servers: short, so expiry and bookmarks happen in a few virtual seconds. */
 export const VIRTUAL_TIME_WINDOWS = { historyWindowMs: 10_000, compactionIntervalMs: 10_000, bookmarkIntervalMs: 1_000 } as const;
 
 const BUILD = { platform: "linux/amd64" };
 
+/** The main identity: allowed everything through its group. */
+export const EMBEDDED_ADMIN: UserInfo = { name: "orb-conformance-admin", uid: "orb-conformance-admin", groups: ["orb-conformance:admins"] };
+/** The second identity: reads ConfigMaps and patches Deployments, nothing else (see the policy). */
+export const EMBEDDED_RESTRICTED: UserInfo = { name: "orb-conformance-restricted", uid: "orb-conformance-restricted", groups: [] };
+
+/** The policy of the embedded target, in the policy-file format of sim/apiserver/auth/policy-file.ts. */
+const POLICY = `
+- group: ${EMBEDDED_ADMIN.groups[0]}
+  apiGroups: ["*"]
+  resources: ["*"]
+  verbs: ["*"]
+- group: ${EMBEDDED_ADMIN.groups[0]}
+  nonResourceURLs: ["*"]
+  verbs: ["*"]
+- user: ${EMBEDDED_RESTRICTED.name}
+  apiGroups: [""]
+  resources: [configmaps]
+  verbs: [get, list, watch]
+- user: ${EMBEDDED_RESTRICTED.name}
+  apiGroups: [apps]
+  resources: [deployments]
+  verbs: [patch]
+`;
+
+/** Two fresh tokens and the server's auth settings for them. */
+function embeddedAuth(): { auth: AuthConfig; adminToken: string; restrictedToken: string } {
+  const adminToken = randomBytes(24).toString("hex");
+  const restrictedToken = randomBytes(24).toString("hex");
+  const tokens = new Map<string, UserInfo>([
+    [adminToken, EMBEDDED_ADMIN],
+    [restrictedToken, EMBEDDED_RESTRICTED],
+  ]);
+  return { auth: { tokens, policy: parsePolicyFile(POLICY) }, adminToken, restrictedToken };
+}
+
+function bearer(token: string): Identity {
+  return { transport: (request) => fetch(request), authHeaders: { authorization: `Bearer ${token}` } };
+}
+
 /** Starts the embedded server on 127.0.0.1 and describes it as a target. */
 export async function startEmbeddedTarget(dialect: Dialect): Promise<Target> {
+  const { auth, adminToken, restrictedToken } = embeddedAuth();
   const server = new ApiServer({
     clock: realClock,
     rng: new Rng(randomBytes(16).toString("hex")),
     tokenKey: randomBytes(32),
     dialect,
     build: BUILD,
+    auth,
   });
   const http = await serveHttp(server.handle, {
     host: "127.0.0.1",
@@ -42,10 +95,10 @@ export async function startEmbeddedTarget(dialect: Dialect): Promise<Target> {
     url: http.url,
     dialect,
     serverVersion: GIT_VERSION,
-    identity: { transport: (request) => fetch(request), authHeaders: {} },
-    restricted: undefined,
-    secrets: [],
-    virtualTimeServer: () => virtualTimeServer(dialect, `virtual-${virtualServers++}`),
+    identity: bearer(adminToken),
+    restricted: bearer(restrictedToken),
+    secrets: [adminToken, restrictedToken],
+    virtualTimeServer: () => virtualTimeServer(dialect, `virtual-${virtualServers++}`, auth),
     async close() {
       server.close();
       await http.close();
@@ -53,7 +106,7 @@ export async function startEmbeddedTarget(dialect: Dialect): Promise<Target> {
   };
 }
 
-function virtualTimeServer(dialect: Dialect, seed: string): VirtualTimeServer {
+function virtualTimeServer(dialect: Dialect, seed: string, auth: AuthConfig): VirtualTimeServer {
   const sim = new Simulation({ seed });
   const server = new ApiServer({
     clock: sim,
@@ -61,6 +114,7 @@ function virtualTimeServer(dialect: Dialect, seed: string): VirtualTimeServer {
     tokenKey: sim.rng.fork("token").bytes(32),
     dialect,
     build: BUILD,
+    auth,
     ...VIRTUAL_TIME_WINDOWS,
   });
   return {

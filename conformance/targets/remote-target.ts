@@ -44,7 +44,7 @@ export async function connectRemoteTarget(options: RemoteTargetOptions): Promise
     options.restricted === undefined
       ? undefined
       : "token" in options.restricted
-        ? withToken(main.identity, options.restricted.token)
+        ? withToken(main, options.restricted.token)
         : (await fromKubeconfig(options.restricted.kubeconfig, options.restricted.context)).identity;
   const dialect: Dialect = options.dialect === "auto" ? await detectDialect(main.identity.transport, main.url, main.identity.authHeaders) : dialectByName(options.dialect);
   const secrets = [...main.secrets, ...(options.restricted && "token" in options.restricted ? [options.restricted.token] : [])];
@@ -65,6 +65,8 @@ interface Connection {
   readonly url: string;
   readonly identity: Identity;
   readonly secrets: string[];
+  /** Server verification only, no client certificate: what a token-only second identity uses. */
+  readonly serverTls: { ca?: string | undefined; rejectUnauthorized: boolean };
 }
 
 function fromCredentials(server: string, credentials: Credentials): Connection {
@@ -86,7 +88,12 @@ function fromCredentials(server: string, credentials: Credentials): Connection {
     rejectUnauthorized: credentials.insecureSkipTlsVerify !== true,
   };
   const headers: Record<string, string> = credentials.token === undefined ? {} : { authorization: `Bearer ${credentials.token}` };
-  return { url, identity: { transport: undiciTransport(tls), authHeaders: headers }, secrets: [credentials.token, key].filter((s): s is string => s !== undefined) };
+  return {
+    url,
+    identity: { transport: undiciTransport(tls), authHeaders: headers },
+    secrets: [credentials.token, key].filter((s): s is string => s !== undefined),
+    serverTls: { ca: tls.ca, rejectUnauthorized: tls.rejectUnauthorized },
+  };
 }
 
 async function fromKubeconfig(path: string, context: string | undefined): Promise<Connection> {
@@ -111,11 +118,18 @@ async function fromKubeconfig(path: string, context: string | undefined): Promis
   const key = text(options.key);
   const tls = { ca: text(options.ca), cert: text(options.cert), key, rejectUnauthorized: cluster.skipTLSVerify !== true };
   const secrets = [headers["authorization"]?.replace(/^Bearer /, ""), key].filter((s): s is string => s !== undefined && s !== "");
-  return { url: cluster.server.replace(/\/+$/, ""), identity: { transport: undiciTransport(tls), authHeaders: headers }, secrets };
+  return {
+    url: cluster.server.replace(/\/+$/, ""),
+    identity: { transport: undiciTransport(tls), authHeaders: headers },
+    secrets,
+    serverTls: { ca: tls.ca, rejectUnauthorized: tls.rejectUnauthorized },
+  };
 }
 
-function withToken(identity: Identity, token: string): Identity {
-  return { transport: identity.transport, authHeaders: { authorization: `Bearer ${token}` } };
+// Its own transport, without the main identity's client certificate: servers check certificates
+// before tokens, so sharing it would make the "restricted" identity the main user.
+function withToken(connection: Connection, token: string): Identity {
+  return { transport: undiciTransport(connection.serverTls), authHeaders: { authorization: `Bearer ${token}` } };
 }
 
 function undiciTransport(tls: { ca?: string | undefined; cert?: string | undefined; key?: string | undefined; rejectUnauthorized: boolean }): Transport {

@@ -19,6 +19,7 @@ import { storageKey } from "./stored-resource.ts";
 import { withCreateDefaults } from "./type-defaults.ts";
 import { rfc3339 } from "./object-stamping.ts";
 import { errorResponse } from "./http-response.ts";
+import { negotiatedErrorResponse } from "./representation.ts";
 import type { BuildInfo } from "./server-version.ts";
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "./admission/service-allocation.ts";
 import type { SideEffectPlugin } from "./admission/side-effect-plugins.ts";
@@ -97,7 +98,8 @@ export class ApiServer {
     try {
       return await routeRequest(this.context, this.options.build, request);
     } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error);
+      // In the representation the Accept header asks for where Kubernetes honours it (Protobuf), else JSON.
+      if (error instanceof ApiError) return negotiatedErrorResponse(error, request, this.dialect);
       // Anything else is a bug of ours: still a Status, never a stack trace on the wire.
       return errorResponse(failure("InternalError", `internal error: ${error instanceof Error ? error.message : String(error)}`));
     }

@@ -3,10 +3,10 @@ import { StoreError } from "../store/errors.ts";
 import type { StoredObject } from "../store/stored-object.ts";
 import { alreadyExists, badRequest, fromStoreError, methodNotAllowed } from "./api-error.ts";
 import { admit } from "./admission/admission-chain.ts";
-import { jsonResponse } from "./http-response.ts";
 import { checkNamespaceAcceptsCreate } from "./namespace-state.ts";
 import { checkKind, checkNamespace, metadataOf, stampNewObject } from "./object-stamping.ts";
 import { dryRun, fieldValidation, type OptionsKind } from "./query-options.ts";
+import { negotiateRepresentation, requestSerialization } from "./representation.ts";
 import { decodeObject, readBody } from "./request-body.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 import { storageKey, withTypeMeta } from "./stored-resource.ts";
@@ -19,7 +19,9 @@ export async function decodeRequestObject(
   target: ResourceRequest,
 ): Promise<{ object: Record<string, unknown>; warnings: Record<string, string> }> {
   const { request, type } = target;
-  const object = decodeObject(await readBody(request), request.headers.get("content-type"), type.kind, context.dialect.protobufMediaType);
+  // The body is read (413 past the limit) before its Content-Type is checked (415).
+  const bytes = await readBody(request);
+  const object = decodeObject(bytes, requestSerialization(context, target), type.kind);
   checkKind(type, object);
   checkNamespace(type, metadataOf(object), target.namespace);
   const unknown = unknownFields(type, object);
@@ -45,10 +47,11 @@ export async function handleCreate(context: ServerContext, target: ResourceReque
   const { type } = target;
   // A namespaced type has no collection to create in outside a namespace.
   if (type.namespaced && target.namespace === undefined) throw methodNotAllowed();
+  const representation = negotiateRepresentation(context, target);
   const dry = isDryRun(context, target, "CreateOptions");
   const { object, warnings } = await decodeRequestObject(context, target);
   const created = createObject(context, target, object, dry);
-  return jsonResponse(201, withTypeMeta(type, created), warnings);
+  return representation.object(201, withTypeMeta(type, created), warnings);
 }
 
 /**

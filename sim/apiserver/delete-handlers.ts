@@ -8,11 +8,11 @@ import type { StoredObject } from "../store/stored-object.ts";
 import { badRequest, failure, fromStoreError, notFound } from "./api-error.ts";
 import { isDryRun } from "./create-handler.ts";
 import { admitDelete } from "./admission/admission-chain.ts";
-import { jsonResponse } from "./http-response.ts";
 import { rfc3339 } from "./object-stamping.ts";
 import { readList } from "./read-handlers.ts";
 import { parseResourceVersion } from "./read-revision.ts";
-import { decodeJson, readBody } from "./request-body.ts";
+import { negotiateRepresentation } from "./representation.ts";
+import { decodeJson, decodeObject, mediaTypeOf, readBody } from "./request-body.ts";
 import { apiVersionOf } from "./resource-types.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 import { listItem, storageKey, withTypeMeta } from "./stored-resource.ts";
@@ -38,7 +38,8 @@ interface DeleteOptions {
 /** DELETE of one object. */
 export async function handleDelete(context: ServerContext, target: ResourceRequest): Promise<Response> {
   const { type } = target;
-  const options = await deleteOptions(target.request);
+  const representation = negotiateRepresentation(context, target);
+  const options = await deleteOptions(context, target);
   const dry = isDryRun(context, target, "DeleteOptions", options.dryRun);
   const current = context.store.get(storageKey(type, target.namespace, target.name!));
   if (current === undefined) throw notFound(type, target.name!);
@@ -46,7 +47,7 @@ export async function handleDelete(context: ServerContext, target: ResourceReque
   const outcome = deleteObject(context, target, current, dry);
   if (outcome.removed && context.dialect.answers["delete-response"] === "status-when-removed") {
     // Transcript delete-plain.
-    return jsonResponse(200, {
+    return representation.object(200, {
       kind: "Status",
       apiVersion: "v1",
       metadata: {},
@@ -54,19 +55,20 @@ export async function handleDelete(context: ServerContext, target: ResourceReque
       details: { name: target.name, kind: type.resource, uid: current.metadata["uid"] },
     });
   }
-  return jsonResponse(200, withTypeMeta(type, outcome.object));
+  return representation.object(200, withTypeMeta(type, outcome.object));
 }
 
 /** DELETE of a collection: every object the selectors match, each as a single delete would. */
 export async function handleDeleteCollection(context: ServerContext, target: ResourceRequest): Promise<Response> {
   const { type } = target;
-  const options = await deleteOptions(target.request);
+  const representation = negotiateRepresentation(context, target, { collection: true });
+  const options = await deleteOptions(context, target);
   const dry = isDryRun(context, target, "DeleteOptions", options.dryRun);
   const page = await readList(context, target);
   const deleted = page.items.map((object) =>
     deleteObject(context, { ...target, namespace: object.metadata.namespace, name: object.metadata.name }, object, dry).object,
   );
-  return jsonResponse(200, {
+  return representation.list(200, {
     kind: `${type.kind}List`,
     apiVersion: apiVersionOf(type),
     metadata: { resourceVersion: context.store.formatRevision(context.store.revision) },
@@ -76,12 +78,13 @@ export async function handleDeleteCollection(context: ServerContext, target: Res
 
 /** POST of an Eviction for a pod: the pod is deleted (transcript eviction: 201 Success). */
 export async function handleEviction(context: ServerContext, target: ResourceRequest): Promise<Response> {
+  const representation = negotiateRepresentation(context, target);
   const dry = isDryRun(context, target, "CreateOptions");
   await readBody(target.request);
   const current = context.store.get(storageKey(target.type, target.namespace, target.name!));
   if (current === undefined) throw notFound(target.type, target.name!);
   deleteObject(context, target, current, dry);
-  return jsonResponse(201, { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 });
+  return representation.object(201, { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", code: 201 });
 }
 
 /**
@@ -120,10 +123,12 @@ export function deleteObject(context: ServerContext, target: ResourceRequest, cu
   }
 }
 
-async function deleteOptions(request: Request): Promise<DeleteOptions> {
-  const bytes = await readBody(request);
+/** The DeleteOptions body, if any: JSON (also without a Content-Type), or the dialect's Protobuf. */
+async function deleteOptions(context: ServerContext, target: ResourceRequest): Promise<DeleteOptions> {
+  const bytes = await readBody(target.request);
   if (bytes.byteLength === 0) return {};
-  const options = decodeJson(bytes);
+  const protobuf = mediaTypeOf(target.request.headers.get("content-type")) === context.dialect.protobufMediaType.toLowerCase();
+  const options = protobuf ? decodeObject(bytes, "protobuf", "DeleteOptions") : decodeJson(bytes);
   if (options === null || typeof options !== "object" || Array.isArray(options)) throw badRequest("DeleteOptions must be a JSON object");
   const { preconditions, dryRun } = options as Record<string, unknown>;
   if (dryRun !== undefined && !(Array.isArray(dryRun) && dryRun.every((value) => typeof value === "string"))) {

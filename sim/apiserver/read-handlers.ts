@@ -3,24 +3,26 @@ import { parseListLimit } from "../../spec/doc1/resource-version-tables.ts";
 import { ExpiredError, StoreError } from "../store/errors.ts";
 import type { ListResult } from "../store/mvcc-store.ts";
 import { expiredContinueToken, expiredResourceVersion, fromStoreError, notFound } from "./api-error.ts";
-import { jsonResponse } from "./http-response.ts";
 import { objectFilter } from "./object-filter.ts";
 import { optional } from "./query-options.ts";
 import { getReadRevision, listRead } from "./read-revision.ts";
+import { negotiateRepresentation } from "./representation.ts";
 import { apiVersionOf } from "./resource-types.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 import { listItem, storageKey, storagePrefix, withTypeMeta } from "./stored-resource.ts";
 
 /** GET of one object (or its subresource, which for status is the whole object). */
 export async function handleGet(context: ServerContext, target: ResourceRequest): Promise<Response> {
+  const representation = negotiateRepresentation(context, target);
   const revision = await getReadRevision(context, target.query);
   const object = context.store.get(storageKey(target.type, target.namespace, target.name!), revision);
   if (object === undefined) throw notFound(target.type, target.name!);
-  return jsonResponse(200, withTypeMeta(target.type, object));
+  return representation.object(200, withTypeMeta(target.type, object));
 }
 
 /** GET of a collection: a whole list or one page of it. */
 export async function handleList(context: ServerContext, target: ResourceRequest): Promise<Response> {
+  const representation = negotiateRepresentation(context, target, { collection: true });
   const page = await readList(context, target);
   const { type } = target;
   const resourceVersion = context.store.formatRevision(page.revision);
@@ -31,7 +33,7 @@ export async function handleList(context: ServerContext, target: ResourceRequest
     ...(complete ? (context.dialect.answers["continue-when-complete"] === "empty" ? { continue: "" } : {}) : { continue: page.continueToken }),
     ...(page.remainingItemCount !== undefined && { remainingItemCount: page.remainingItemCount }),
   };
-  return jsonResponse(200, { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata, items: page.items.map(listItem) });
+  return representation.list(200, { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata, items: page.items.map(listItem) });
 }
 
 /** The page a list request asks for, with Kubernetes' errors. */

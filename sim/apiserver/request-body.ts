@@ -1,21 +1,22 @@
 /**
  * Reading and decoding request bodies as Kubernetes does: a size limit (413, transcript
- * body-too-large), accepted media types (415, content-type-text), JSON or YAML objects only (400
- * for malformed JSON or a non-object, body-malformed and body-array).
+ * body-too-large), accepted media types (415, content-type-text; which ones is
+ * media-negotiation.ts's `negotiateInput`), JSON, YAML or Protobuf objects only (400 for malformed
+ * JSON or a non-object, body-malformed and body-array; for a Protobuf body with a wrong prefix or
+ * that does not decode).
  */
 import { parse as parseYaml } from "yaml";
 import { maxRequestBodyBytes } from "../../spec/doc1/limits.ts";
 import { badRequest, failure } from "./api-error.ts";
-
-/** Media types of object bodies (protobuf bodies come with the Protobuf representation). */
-const OBJECT_MEDIA_TYPES = ["application/json", "application/yaml"];
+import type { Serialization } from "./media-negotiation.ts";
+import { decodeObject as decodeProtobufObject, ProtobufDecodeError } from "./protobuf/index.ts";
 
 /** Media types of PATCH bodies, and how each patch is applied. */
 export const PATCH_MEDIA_TYPES = {
   "application/merge-patch+json": "merge",
   "application/json-patch+json": "json",
-  // Strategic merge patch is treated as a merge patch for built-in kinds (issue #3).
-  "application/strategic-merge-patch+json": "merge",
+  // Merged by the merge keys of Kubernetes' types (strategic-merge-patch.ts).
+  "application/strategic-merge-patch+json": "strategic",
 } as const;
 
 /** How a patch body is applied. */
@@ -47,17 +48,25 @@ export function unsupportedMediaType(accepted: readonly string[]): ReturnType<ty
   );
 }
 
-/** Decodes an object body (JSON, or YAML), for a type of kind `kind`. */
-export function decodeObject(bytes: Uint8Array, contentType: string | null, kind: string, protobufMediaType: string): Record<string, unknown> {
-  const mediaType = mediaTypeOf(contentType);
-  // A missing Content-Type is read as JSON, as kube-apiserver does.
-  if (mediaType !== "" && !OBJECT_MEDIA_TYPES.includes(mediaType)) {
-    throw unsupportedMediaType([...OBJECT_MEDIA_TYPES, protobufMediaType]);
+/**
+ * Decodes an object body for a type of kind `kind`, in the serialization its Content-Type named
+ * (`negotiateInput`): JSON, YAML, or Protobuf (prefix + `Unknown` envelope; the object comes back
+ * as the server's JSON, kind and apiVersion from the envelope).
+ */
+export function decodeObject(bytes: Uint8Array, serialization: Serialization, kind: string): Record<string, unknown> {
+  if (serialization === "protobuf") {
+    try {
+      return decodeProtobufObject(bytes).object;
+    } catch (error) {
+      // Kubernetes' transformDecodeError, without its summary of the body.
+      if (error instanceof ProtobufDecodeError) throw badRequest(`the object provided is unrecognized (must be of type ${kind}): ${error.message}`);
+      throw error;
+    }
   }
   const text = new TextDecoder().decode(bytes);
   let value: unknown;
   try {
-    value = mediaType === "application/yaml" ? parseYaml(text) : JSON.parse(text);
+    value = serialization === "yaml" ? parseYaml(text) : JSON.parse(text);
   } catch (error) {
     throw unrecognized(kind, `json parse error: ${(error as Error).message}`);
   }

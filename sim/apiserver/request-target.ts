@@ -47,8 +47,8 @@ export function parseRequestTarget(path: string): RequestTarget {
     case "healthz":
     case "livez":
     case "readyz":
-      if (rest.length > 1) return { kind: "unknown" };
-      return rest[0] === undefined ? { kind: "health", endpoint: root } : { kind: "health", endpoint: root, check: rest[0] };
+      // Check names may contain slashes (`poststarthook/rbac/bootstrap-roles`), kept as they are.
+      return rest.length === 0 ? { kind: "health", endpoint: root } : { kind: "health", endpoint: root, check: rest.join("/") };
     case "openapi":
       return { kind: "openapi", path };
     case "api":

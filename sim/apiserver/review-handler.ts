@@ -4,17 +4,20 @@
  * same rules that authorize requests (doc 1 §5), and store nothing.
  */
 import { subjectAccessReview } from "./auth/index.ts";
-import { jsonResponse } from "./http-response.ts";
+import { negotiateRepresentation, requestSerialization } from "./representation.ts";
 import { decodeObject, readBody } from "./request-body.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 
 /** POST of a (Self)SubjectAccessReview. */
 export async function handleReview(context: ServerContext, target: ResourceRequest): Promise<Response> {
   const { request, type } = target;
-  const body = decodeObject(await readBody(request), request.headers.get("content-type"), type.kind, context.dialect.protobufMediaType);
+  // A virtual type has no Table: an Accept header that only takes one is 406 (transcript table-sar-only).
+  const representation = negotiateRepresentation(context, target);
+  const bytes = await readBody(request);
+  const body = decodeObject(bytes, requestSerialization(context, target), type.kind);
   if (type.kind === "SubjectAccessReview") {
     const review = subjectAccessReview(body, context.auth?.policy, context.dialect);
-    return jsonResponse(review.status, review.body);
+    return representation.object(review.status, review.body as unknown as Record<string, unknown>);
   }
   // A self review is a review of the caller (anonymous when authentication is off or absent).
   const spec = (body["spec"] ?? {}) as Record<string, unknown>;
@@ -22,5 +25,5 @@ export async function handleReview(context: ServerContext, target: ResourceReque
   const asReview = { ...body, kind: "SubjectAccessReview", spec: { ...spec, user: user.name, groups: user.groups, ...(user.uid !== "" && { uid: user.uid }) } };
   const review = subjectAccessReview(asReview, context.auth?.policy, context.dialect);
   const answer = review.body as unknown as Record<string, unknown>;
-  return jsonResponse(review.status, { ...answer, kind: type.kind, spec });
+  return representation.object(review.status, { ...answer, kind: type.kind, spec });
 }

@@ -9,12 +9,13 @@ import type { StoredObject } from "../store/stored-object.ts";
 import { badRequest, conflict, failure, fromStoreError, notFound } from "./api-error.ts";
 import { createObject, decodeRequestObject, isDryRun } from "./create-handler.ts";
 import { admit } from "./admission/admission-chain.ts";
-import { jsonResponse } from "./http-response.ts";
 import { applyJsonPatch, JsonPatchError } from "./json-patch.ts";
 import { applyMergePatch } from "./json-merge-patch.ts";
+import { applyStrategicMergePatch, StrategicMergePatchError, type JsonObject } from "./strategic-merge-patch.ts";
 import { carryOverMetadata, checkKind, metadataOf } from "./object-stamping.ts";
 import { parseResourceVersion } from "./read-revision.ts";
-import { decodeJson, mediaTypeOf, PATCH_MEDIA_TYPES, readBody, unsupportedMediaType } from "./request-body.ts";
+import { negotiateRepresentation } from "./representation.ts";
+import { decodeJson, mediaTypeOf, PATCH_MEDIA_TYPES, readBody, unsupportedMediaType, type PatchKind } from "./request-body.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 import { storageKey, withoutTypeMeta, withTypeMeta } from "./stored-resource.ts";
 import { tracksGeneration } from "./type-defaults.ts";
@@ -22,6 +23,7 @@ import { tracksGeneration } from "./type-defaults.ts";
 /** PUT of an object, or of its status subresource. */
 export async function handleUpdate(context: ServerContext, target: ResourceRequest): Promise<Response> {
   const { type } = target;
+  const representation = negotiateRepresentation(context, target);
   const dry = isDryRun(context, target, "UpdateOptions");
   const { object, warnings } = await decodeRequestObject(context, target);
   const metadata = metadataOf(object);
@@ -34,7 +36,7 @@ export async function handleUpdate(context: ServerContext, target: ResourceReque
     // Doc 1 §1: a PUT is a create when the object does not exist (deviation put-missing).
     if (context.dialect.answers["put-missing"] === "not-found" || target.subresource !== undefined) throw notFound(type, target.name!);
     const created = createObject(context, target, { ...object, metadata: { ...metadata, name: target.name } }, dry);
-    return jsonResponse(201, withTypeMeta(type, created), warnings);
+    return representation.object(201, withTypeMeta(type, created), warnings);
   }
   // A uid in the body is a precondition, as in Kubernetes: it names one incarnation of the name.
   const uid = metadata["uid"];
@@ -47,12 +49,13 @@ export async function handleUpdate(context: ServerContext, target: ResourceReque
   const resourceVersion = metadata["resourceVersion"];
   const expectedRevision = typeof resourceVersion === "string" && resourceVersion !== "" ? parseResourceVersion(context, resourceVersion) : undefined;
   const updated = commitUpdate(context, target, current, withoutTypeMeta(object), expectedRevision, dry);
-  return jsonResponse(200, withTypeMeta(type, updated), warnings);
+  return representation.object(200, withTypeMeta(type, updated), warnings);
 }
 
 /** PATCH of an object, or of its status subresource: merge, JSON or strategic merge patch. */
 export async function handlePatch(context: ServerContext, target: ResourceRequest): Promise<Response> {
   const { type } = target;
+  const representation = negotiateRepresentation(context, target);
   const mediaType = mediaTypeOf(target.request.headers.get("content-type"));
   const patchKind = PATCH_MEDIA_TYPES[mediaType as keyof typeof PATCH_MEDIA_TYPES];
   if (patchKind === undefined) throw unsupportedMediaType([...Object.keys(PATCH_MEDIA_TYPES), "application/apply-patch+yaml"]);
@@ -60,7 +63,7 @@ export async function handlePatch(context: ServerContext, target: ResourceReques
   const patch = decodeJson(await readBody(target.request));
   const current = context.store.get(storageKey(type, target.namespace, target.name!));
   if (current === undefined) throw notFound(type, target.name!);
-  const patched = applyPatch(patchKind, withTypeMeta(type, current), patch);
+  const patched = applyPatch(patchKind, type.kind, withTypeMeta(type, current), patch);
   checkKind(type, patched);
   const metadata = metadataOf(patched);
   if (metadata["name"] !== target.name) throw badRequest(`the name of the object (${String(metadata["name"])}) does not match the name on the URL (${target.name})`);
@@ -71,12 +74,21 @@ export async function handlePatch(context: ServerContext, target: ResourceReques
       ? parseResourceVersion(context, resourceVersion)
       : undefined;
   const updated = commitUpdate(context, target, current, withoutTypeMeta(patched), expectedRevision, dry);
-  return jsonResponse(200, withTypeMeta(type, updated));
+  return representation.object(200, withTypeMeta(type, updated));
 }
 
-function applyPatch(kind: "merge" | "json", document: Record<string, unknown>, patch: unknown): Record<string, unknown> {
+function applyPatch(kind: PatchKind, typeKind: string, document: Record<string, unknown>, patch: unknown): Record<string, unknown> {
   let result: unknown;
-  if (kind === "merge") {
+  if (kind === "strategic") {
+    // A kind without merge keys (a custom resource) fails inside with Kubernetes' 415.
+    if (patch === null || typeof patch !== "object" || Array.isArray(patch)) throw badRequest("Invalid JSON Patch");
+    try {
+      result = applyStrategicMergePatch(typeKind, document as JsonObject, patch as JsonObject);
+    } catch (error) {
+      if (!(error instanceof StrategicMergePatchError)) throw error;
+      throw failure(error.reason, error.statusMessage, error.code === 422 ? {} : undefined);
+    }
+  } else if (kind === "merge") {
     // Kubernetes' answer to a merge patch that is not an object.
     if (patch === null || typeof patch !== "object" || Array.isArray(patch)) throw badRequest("Invalid JSON Patch");
     result = applyMergePatch(document, patch);

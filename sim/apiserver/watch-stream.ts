@@ -1,7 +1,9 @@
 /**
- * watch (doc 1 §4.6.1, §4.7 watch table, §6): a chunked stream of JSON documents, one event per
- * line: ADDED, MODIFIED, DELETED, BOOKMARK (with allowWatchBookmarks), and ERROR for a start
- * version that was compacted (in the kubernetes dialect; deviation watch-expired).
+ * watch (doc 1 §4.6.1, §4.7 watch table, §6): a chunked stream of events, ADDED, MODIFIED,
+ * DELETED, BOOKMARK (with allowWatchBookmarks), and ERROR for a start version that was compacted
+ * (in the kubernetes dialect; deviation watch-expired). Each event is one JSON line (its object a
+ * Table with an `as=Table` Accept header), or one length-prefixed Protobuf frame
+ * (`<protobuf type>;stream=watch`); representation.ts encodes them.
  */
 import { minWatchTimeoutMs } from "../../spec/doc1/limits.ts";
 import { lookupWatchSemantic } from "../../spec/doc1/resource-version-tables.ts";
@@ -9,20 +11,25 @@ import type { TimerHandle } from "../kernel/clock.ts";
 import { ExpiredError } from "../store/errors.ts";
 import type { StoredObject } from "../store/stored-object.ts";
 import type { Watch, WatchEvent } from "../store/watch.ts";
-import { badRequest, expiredResourceVersion, failure, type ApiError } from "./api-error.ts";
+import { ApiError, badRequest, expiredResourceVersion, failure } from "./api-error.ts";
 import { objectFilter } from "./object-filter.ts";
 import { flag, nonNegativeInteger, optional } from "./query-options.ts";
 import { awaitRevision, parseResourceVersion } from "./read-revision.ts";
+import { negotiateRepresentation } from "./representation.ts";
 import { apiVersionOf } from "./resource-types.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 import { storagePrefix, withTypeMeta } from "./stored-resource.ts";
 
-const encoder = new TextEncoder();
-const STREAM_HEADERS = { "content-type": "application/json" };
+/** Encodes one event of the stream (representation.ts). */
+type EventEncoder = (event: { readonly type: string; readonly object: Record<string, unknown> }) => Uint8Array;
 
 /** Opens a watch and answers with its event stream. */
 export async function handleWatch(context: ServerContext, target: ResourceRequest): Promise<Response> {
   const { query, type } = target;
+  // A watch needs a streaming representation: YAML alone is 406.
+  const representation = negotiateRepresentation(context, target, { watch: true, collection: true });
+  const headers = { "content-type": representation.contentType };
+  const encode = representation.watchEncoder();
   const start = await watchStart(context, query);
   const filter = watchFilter(target);
   let watch: Watch;
@@ -38,9 +45,9 @@ export async function handleWatch(context: ServerContext, target: ResourceReques
     if (!(error instanceof ExpiredError)) throw error;
     const expired = expiredResourceVersion("watch");
     if (context.dialect.answers["watch-expired"] === "status") throw expired;
-    return new Response(encodeLine({ type: "ERROR", object: expired.status }), { status: 200, headers: STREAM_HEADERS });
+    return new Response(encode({ type: "ERROR", object: { ...expired.status } }), { status: 200, headers });
   }
-  return new Response(eventStream(context, target, watch, timeoutMs(context, query)), { status: 200, headers: STREAM_HEADERS });
+  return new Response(eventStream(context, target, watch, timeoutMs(context, query), encode), { status: 200, headers });
 }
 
 /** Where the watch starts, from the watch table of doc 1 §4.7. */
@@ -82,7 +89,7 @@ function timeoutMs(context: ServerContext, query: URLSearchParams): number {
   return Math.floor(minWatchTimeoutMs * (1 + context.rng.float()));
 }
 
-function eventStream(context: ServerContext, target: ResourceRequest, watch: Watch, durationMs: number): ReadableStream<Uint8Array> {
+function eventStream(context: ServerContext, target: ResourceRequest, watch: Watch, durationMs: number, encode: EventEncoder): ReadableStream<Uint8Array> {
   let timer: TimerHandle | undefined;
   return new ReadableStream<Uint8Array>({
     start() {
@@ -95,7 +102,19 @@ function eventStream(context: ServerContext, target: ResourceRequest, watch: Wat
         controller.close();
         return;
       }
-      controller.enqueue(encodeLine(wireEvent(context, target, event)));
+      let chunk: Uint8Array;
+      try {
+        chunk = encode(wireEvent(context, target, event));
+      } catch (error) {
+        // An event that cannot be encoded (a Table with an unrecognized includeObject) ends the
+        // stream without being sent, as in Kubernetes 1.26.
+        if (!(error instanceof ApiError)) throw error;
+        timer?.cancel();
+        watch.close();
+        controller.close();
+        return;
+      }
+      controller.enqueue(chunk);
     },
     cancel() {
       timer?.cancel();
@@ -104,15 +123,11 @@ function eventStream(context: ServerContext, target: ResourceRequest, watch: Wat
   });
 }
 
-function wireEvent(context: ServerContext, target: ResourceRequest, event: WatchEvent): { type: string; object: unknown } {
+function wireEvent(context: ServerContext, target: ResourceRequest, event: WatchEvent): { type: string; object: Record<string, unknown> } {
   if (event.type !== "BOOKMARK") return { type: event.type, object: withTypeMeta(target.type, event.object) };
   const metadata =
     context.dialect.answers["bookmark-object"] === "null-creation-timestamp"
       ? { ...event.object.metadata, creationTimestamp: null }
       : event.object.metadata;
   return { type: "BOOKMARK", object: { kind: target.type.kind, apiVersion: apiVersionOf(target.type), metadata } };
-}
-
-function encodeLine(event: { type: string; object: unknown }): Uint8Array {
-  return encoder.encode(`${JSON.stringify(event)}\n`);
 }

@@ -162,7 +162,9 @@ function valueProblem(value: unknown, schema: FieldSchema): string | undefined {
   if (schema.enum !== undefined && !schema.enum.includes(value)) {
     const names = schema.enum.map((entry) => JSON.stringify(entry));
     const close = typeof value === "string" ? closestName(value, schema.enum.filter((entry): entry is string => typeof entry === "string" && entry !== "")) : undefined;
-    return `must be one of ${names.join(", ")}${close === undefined ? "" : ` (did you mean ${JSON.stringify(close)}?)`}`;
+    // A long list (cipher suites) is named by its size; the suggestion does the pointing.
+    const allowed = names.length > 8 ? `one of the ${names.length} known values` : `one of ${names.join(", ")}`;
+    return `must be ${allowed}${close === undefined ? "" : ` (did you mean ${JSON.stringify(close)}?)`}`;
   }
   if (typeof value === "number") {
     if (schema.minimum !== undefined && value < schema.minimum) return rangeText(schema);

@@ -4,6 +4,7 @@
  */
 import { INSECURE_CIPHER_SUITES, SECURE_CIPHER_SUITES } from "../../spec/doc2/tls-names.ts";
 
+/** The name tables, re-exported for the checks that suggest a close name. */
 export { KNOWN_CIPHER_SUITES, TLS_VERSIONS } from "../../spec/doc2/tls-names.ts";
 
 /** What a cipher suite name is. */

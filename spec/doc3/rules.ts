@@ -137,7 +137,7 @@ const credentialProviders = [
   kubernetesRule("doc3/2.1/provider-names-unique", "error", ["providers"], "No two providers have the same name.", "not shown in doc 3; kubelet rejects duplicate provider names (newer releases)"),
   kubernetesRule("doc3/2.2/provider-name", "error", ["providers[].name"], "name is an executable's file name: not empty, no `/`, no spaces, not `.` or `..`.", "not shown in doc 3; kubelet validateCredentialProviderConfig"),
   docRule("doc3/2.2/match-images-required", "error", ["providers[].matchImages"], "matchImages is required: at least one pattern.", "kubelet: `at least 1 item in matchImages is required`"),
-  docRule("doc3/2.2/match-image-syntax", "error", ["providers[].matchImages"], "A pattern holds a registry domain, an optional port and an optional path; globs only in the domain.", "kubelet: `match image is invalid` when the pattern is not a schemeless URL"),
+  docRule("doc3/2.2/match-image-syntax", "error", ["providers[].matchImages"], "A pattern holds a registry domain, an optional port and an optional path; globs only in the domain.", "kubelet: `match image is invalid` when the pattern is not a schemeless URL; the kubelet does not check the globs, and a malformed one (`reg[.io`) never matches there: the harness reports it"),
   kubernetesRule("doc3/2.2/default-cache-duration", "error", ["providers[].defaultCacheDuration"], "defaultCacheDuration is not negative.", "not shown in doc 3; kubelet: `must be greater than or equal to 0`"),
   kubernetesRule("doc3/2.2/exec-api-version", "error", ["providers[].apiVersion"], "apiVersion is a version of the credential provider exec API.", "not shown in doc 3; kubelet: credentialprovider.kubelet.k8s.io/v1alpha1, v1beta1 or v1"),
 ];

@@ -22,7 +22,7 @@ export interface AdmissionConfig {
 /** Runs the chain on a write of `next` over `current` (undefined for a create); returns what to store. */
 export function admit(context: ServerContext, type: ResourceType, next: StoredObject, current: StoredObject | undefined, dry: boolean): StoredObject {
   if (dry) checkDryRunAllowed(context.admission.sideEffectPlugins, type.resource);
-  const mutated = mutate(context, type, next, current);
+  const mutated = mutate(context, type, next, current, dry);
   validateObject(type, mutated);
   return mutated;
 }
@@ -32,7 +32,7 @@ export function admitDelete(context: ServerContext, type: ResourceType, dry: boo
   if (dry) checkDryRunAllowed(context.admission.sideEffectPlugins, type.resource);
 }
 
-function mutate(context: ServerContext, type: ResourceType, next: StoredObject, current: StoredObject | undefined): StoredObject {
+function mutate(context: ServerContext, type: ResourceType, next: StoredObject, current: StoredObject | undefined, dry: boolean): StoredObject {
   switch (type.kind) {
     case "Pod":
       return current === undefined ? withPodDefaults(next, context.dialect) : next;
@@ -40,7 +40,7 @@ function mutate(context: ServerContext, type: ResourceType, next: StoredObject, 
       // Cluster IPs and node ports are cluster-wide, so every namespace's services count.
       const services = context.store.list({ prefix: storagePrefix(type, undefined) }).items;
       const inUse = allocationsInUse(services, current === undefined ? undefined : next.metadata.name);
-      return withServiceDefaults(next, current, inUse, context.admission.serviceRange, context.rng);
+      return withServiceDefaults(next, current, inUse, context.admission.serviceRange, context.rng, dry);
     }
     default:
       return next;

@@ -92,17 +92,19 @@ describe("dry-run (doc 1 §2.7, §4.4)", () => {
     expect(watch.tryNext()).toBeUndefined();
   });
 
-  it("runs admission and validation: defaults appear, invalid objects fail, service IPs are shown but not reserved", async () => {
+  it("runs admission and validation: defaults appear, invalid objects fail, service allocations are placeholders", async () => {
     const { call } = testServer("kubernetes", { serviceClusterIpRange: "10.2.0.0/30" });
     const pod = await call("POST", `${PODS}?dryRun=All`, { metadata: { name: "p" }, spec: { containers: [{ name: "c", image: "i" }] } });
     expect(pod.json.spec.tolerations).toHaveLength(2);
     expect((await call("POST", `${PODS}?dryRun=All`, { metadata: { name: "p" }, spec: {} })).status).toBe(422);
-    // A /30 has one IP to give: two dry runs both get it, and a real create still can.
-    const service = { metadata: { name: "s" }, spec: { ports: [{ port: 80 }] } };
+    // A /30 has one IP to give: dry runs show placeholders that no real allocation can equal
+    // (doc 1 §2.7), reserve nothing, and the real create still gets the one IP.
+    const service = { metadata: { name: "s" }, spec: { type: "NodePort", ports: [{ port: 80 }] } };
     const first = await call("POST", `${SERVICES}?dryRun=All`, service);
-    const second = await call("POST", `${SERVICES}?dryRun=All`, service);
     const real = await call("POST", SERVICES, service);
-    expect([first.json.spec.clusterIP, second.json.spec.clusterIP, real.json.spec.clusterIP]).toEqual(["10.2.0.2", "10.2.0.2", "10.2.0.2"]);
+    expect([first.json.spec.clusterIP, real.json.spec.clusterIP]).toEqual(["10.2.0.0", "10.2.0.2"]);
+    expect(first.json.spec.ports[0].nodePort).toBe(32769);
+    expect(real.json.spec.ports[0].nodePort).toBeLessThanOrEqual(32767);
   });
 
   it("updates, patches and deletes nothing", async () => {

@@ -51,13 +51,19 @@ export function allocationsInUse(services: readonly StoredObject[], except?: str
   return { ips, ports };
 }
 
-/** The service with defaults and allocations filled in; `current` keeps what an update may not change. */
+/**
+ * The service with defaults and allocations filled in; `current` keeps what an update may not
+ * change. A dry run gets placeholders that no real allocation can equal (doc 1 §2.7: the values
+ * differ between a dry run and the real request), as Kubernetes shows them (transcript
+ * dryrun-service: the range's network address, node ports above the range).
+ */
 export function withServiceDefaults(
   service: StoredObject,
   current: StoredObject | undefined,
   inUse: { ips: Set<string>; ports: Set<number> },
   range: Ipv4Range,
   rng: Rng,
+  dry = false,
 ): StoredObject {
   const spec = (service["spec"] ?? {}) as Json;
   const currentSpec = (current?.["spec"] ?? {}) as Json;
@@ -71,10 +77,12 @@ export function withServiceDefaults(
       ...port,
       protocol,
       targetPort: port["targetPort"] ?? port["port"],
-      ...(wantsNodePorts && { nodePort: nodePort ?? pickNodePort(inUse.ports, rng) }),
+      ...(wantsNodePorts && { nodePort: nodePort ?? (dry ? NODE_PORT_RANGE.last + 2 + index : pickNodePort(inUse.ports, rng)) }),
     };
   });
-  const clusterIP = (spec["clusterIP"] ?? currentSpec["clusterIP"] ?? pickClusterIp(inUse.ips, range, rng, service.metadata.name)) as string;
+  const clusterIP = (spec["clusterIP"] ??
+    currentSpec["clusterIP"] ??
+    (dry ? formatIpv4(range.base) : pickClusterIp(inUse.ips, range, rng, service.metadata.name))) as string;
   if (clusterIP !== "None" && current === undefined && inUse.ips.has(clusterIP)) {
     throw invalid("Service", service.metadata.name, [invalidValue("spec.clusterIPs", clusterIP, "failed to allocate IP: provided IP is already allocated")]);
   }
