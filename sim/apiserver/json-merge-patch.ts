@@ -11,7 +11,8 @@
  */
 
 /** A JSON value as JSON.parse produces it. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [member: string]: JsonValue };
+import { cloneJson, isJsonObject, setMember, type JsonValue } from "./json-value.ts";
+export type { JsonValue } from "./json-value.ts";
 
 /**
  * `target` with `patch` merged in, per RFC 7386 §2: an object patch merges member by member
@@ -39,25 +40,3 @@ export function isMergePatchDocument(patch: unknown): patch is { [member: string
   return isJsonObject(patch);
 }
 
-function isJsonObject(value: unknown): value is { [member: string]: JsonValue } {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-// A deep copy of a JSON value; `undefined` (an absent member) is kept as is by the caller's
-// checks and never reaches the output except as the whole patch, where RFC 7386 has no case.
-function cloneJson(value: unknown): JsonValue {
-  if (Array.isArray(value)) return value.map(cloneJson);
-  if (isJsonObject(value)) {
-    const copy: { [member: string]: JsonValue } = {};
-    for (const [name, member] of Object.entries(value)) setMember(copy, name, cloneJson(member));
-    return copy;
-  }
-  return value as JsonValue;
-}
-
-// Plain assignment of "__proto__" would change the object's prototype instead of adding the
-// member JSON.parse gave us; define it as an own property like any other name.
-function setMember(object: { [member: string]: JsonValue }, name: string, value: JsonValue): void {
-  if (name === "__proto__") Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
-  else object[name] = value;
-}

@@ -18,7 +18,7 @@
  * there a real server fails where this succeeds), a missing `value` (the library adds null), and
  * `test` of an absent member against null.
  */
-import type { JsonValue } from "./json-merge-patch.ts";
+import { cloneJson, setMember, type JsonValue } from "./json-value.ts";
 
 /** One operation of a patch, checked: the members RFC 6902 requires for its `op` are present and well-typed. */
 export type JsonPatchOperation =
@@ -297,18 +297,3 @@ function jsonEqual(a: JsonValue, b: JsonValue): boolean {
   return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key]!, b[key]!));
 }
 
-function cloneJson(value: unknown): JsonValue {
-  if (Array.isArray(value)) return value.map(cloneJson);
-  if (value !== null && typeof value === "object") {
-    const copy: { [member: string]: JsonValue } = {};
-    for (const [name, member] of Object.entries(value)) setMember(copy, name, cloneJson(member));
-    return copy;
-  }
-  return value as JsonValue;
-}
-
-// "__proto__" from JSON.parse is an ordinary member name; plain assignment would set the prototype.
-function setMember(object: { [member: string]: JsonValue }, name: string, value: JsonValue): void {
-  if (name === "__proto__") Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
-  else object[name] = value;
-}

@@ -87,11 +87,11 @@
  * - Unknown fields have no strategy (merged as maps, replaced as lists); the library fails on a
  *   map- or list-valued unknown field it has to merge with an existing one.
  */
-import type { JsonValue } from "./json-merge-patch.ts";
+import { cloneJson, isJsonObject, setMember, type JsonObject, type JsonValue } from "./json-value.ts";
 import { jsonPatchApplyFailedMessage } from "./json-patch.ts";
 
 /** A JSON object as JSON.parse produces it. */
-export type JsonObject = { [member: string]: JsonValue };
+export type { JsonObject } from "./json-value.ts";
 
 /** Why a strategic merge patch failed; each maps to one status (see StrategicMergePatchError.code). */
 export type StrategicMergePatchFailure =
@@ -254,7 +254,7 @@ export function applyStrategicMergePatch(kind: string, document: JsonObject, pat
   if (!supportsStrategicMergePatch(kind)) {
     throw new StrategicMergePatchError("unsupported-kind", `strategic merge patch is not supported for kind ${kind}; use a JSON merge patch or a JSON patch`);
   }
-  const result = mergeMap(cloneObject(document), patch, kindSchemas[kind]);
+  const result = mergeMap(cloneJson(document) as JsonObject, patch, kindSchemas[kind]);
   // `$patch: delete` at the top: the library answers an empty map.
   return result === DELETED ? {} : result;
 }
@@ -613,37 +613,14 @@ function goFormat(value: JsonValue | undefined): string {
   return String(value);
 }
 
-function isJsonObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 function setOrDelete(object: JsonObject, key: string, value: JsonValue | typeof DELETED): void {
   if (value === DELETED) delete object[key];
   else setMember(object, key, value);
 }
 
-// Plain assignment of "__proto__" would change the object's prototype instead of adding the
-// member JSON.parse gave us; define it as an own property like any other name.
-function setMember(object: JsonObject, name: string, value: JsonValue): void {
-  if (name === "__proto__") Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
-  else object[name] = value;
-}
-
 function withoutMember(object: JsonObject, name: string): JsonObject {
   const copy: JsonObject = {};
   for (const [key, value] of Object.entries(object)) if (key !== name) setMember(copy, key, value);
-  return copy;
-}
-
-function cloneJson(value: JsonValue): JsonValue {
-  if (Array.isArray(value)) return value.map(cloneJson);
-  if (isJsonObject(value)) return cloneObject(value);
-  return value;
-}
-
-function cloneObject(value: JsonObject): JsonObject {
-  const copy: JsonObject = {};
-  for (const [key, member] of Object.entries(value)) setMember(copy, key, cloneJson(member));
   return copy;
 }
 
