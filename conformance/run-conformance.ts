@@ -2,6 +2,7 @@
  * A whole conformance run: reach the target (embedded by default), run the selected cases, and
  * assemble the canonical results. Connection problems surface as TargetError before any case.
  */
+import type { DefectName } from "../sim/apiserver/defects.ts";
 import { dialectByName } from "../spec/dialects.ts";
 import type { ConformanceCase } from "./case-definition.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
@@ -14,8 +15,13 @@ import type { Target } from "./targets/target.ts";
 /** The harness version recorded in results (package.json's). */
 export const HARNESS_VERSION = "0.1.0";
 
-/** What to run against. */
-export type TargetChoice = { readonly kind: "embedded"; readonly dialect: "orb" | "kubernetes" } | ({ readonly kind: "remote" } & RemoteTargetOptions);
+/**
+ * What to run against. An embedded target may carry planted defects (sim/apiserver/defects.ts):
+ * only conformance/defects.test.ts asks for any; the conformance command never does.
+ */
+export type TargetChoice =
+  | { readonly kind: "embedded"; readonly dialect: "orb" | "kubernetes"; readonly defects?: ReadonlySet<DefectName> }
+  | ({ readonly kind: "remote" } & RemoteTargetOptions);
 
 /** A run's settings. */
 export interface ConformanceOptions extends Omit<RunnerOptions, "onCaseStart" | "onCaseEnd"> {
@@ -30,7 +36,8 @@ export interface ConformanceOptions extends Omit<RunnerOptions, "onCaseStart" | 
 
 /** Reaches the target; throws TargetError when it cannot be used. */
 export async function openTarget(choice: TargetChoice): Promise<Target> {
-  return choice.kind === "embedded" ? startEmbeddedTarget(dialectByName(choice.dialect)) : connectRemoteTarget(choice);
+  if (choice.kind === "remote") return connectRemoteTarget(choice);
+  return startEmbeddedTarget(dialectByName(choice.dialect), choice.defects === undefined ? {} : { defects: choice.defects });
 }
 
 /** Runs the suite and returns its results; the target is closed afterwards. */

@@ -147,7 +147,7 @@ export const healthCases = defineCases("health", [
   },
   {
     name: "verbose-lists-the-checks",
-    clauses: ["doc1/4.5/verbose/line-format", "doc1/4.5/verbose/last-line"],
+    clauses: ["doc1/4.5/verbose/line-format", "doc1/4.5/verbose/last-line", "doc1/4.2/verbose"],
     tags: [],
     async run(context) {
       for (const endpoint of HEALTH_ENDPOINTS) await listedChecks(context, endpoint);
@@ -155,7 +155,7 @@ export const healthCases = defineCases("health", [
   },
   {
     name: "exclude-marks-the-check",
-    clauses: ["doc1/4.5/exclude/line", "doc1/4.5/check/name-from-verbose", "doc1/4.5/verbose/last-line"],
+    clauses: ["doc1/4.5/exclude/line", "doc1/4.5/check/name-from-verbose", "doc1/4.5/verbose/last-line", "doc1/4.2/exclude"],
     tags: [],
     async run(context) {
       for (const endpoint of HEALTH_ENDPOINTS) {

@@ -12,6 +12,8 @@ import { dryRunCases } from "./dry-run.ts";
 import { pagingExpiryCases } from "./paging-expiry.ts";
 import { healthCases } from "./health.ts";
 import { authorizationCases } from "./authorization.ts";
+import { representationCases } from "./representations.ts";
+import { parameterCases } from "./parameters.ts";
 
 /** All cases, in the order they run. */
-export const allCases: readonly ConformanceCase[] = [...pagingCases, ...crudCases, ...discoveryCases, ...metadataCases, ...deletionCases, ...errorCases, ...watchCases, ...resourceVersionCases, ...dryRunCases, ...pagingExpiryCases, ...healthCases, ...authorizationCases];
+export const allCases: readonly ConformanceCase[] = [...pagingCases, ...crudCases, ...discoveryCases, ...metadataCases, ...deletionCases, ...errorCases, ...watchCases, ...resourceVersionCases, ...dryRunCases, ...pagingExpiryCases, ...healthCases, ...authorizationCases, ...representationCases, ...parameterCases];

@@ -19,6 +19,8 @@ import type { Dialect } from "../../spec/dialects.ts";
 import { maxRequestBodyBytes } from "../../spec/doc1/limits.ts";
 import { failure } from "../../sim/apiserver/api-error.ts";
 import { ApiServer } from "../../sim/apiserver/api-server.ts";
+import { parseCustomResourceDefinition } from "../../sim/apiserver/custom-resources.ts";
+import { NO_DEFECTS, type DefectName } from "../../sim/apiserver/defects.ts";
 import { parsePolicyFile, type AuthConfig, type UserInfo } from "../../sim/apiserver/auth/index.ts";
 import { errorResponse } from "../../sim/apiserver/http-response.ts";
 import { GIT_VERSION } from "../../sim/apiserver/server-version.ts";
@@ -32,6 +34,25 @@ import type { Identity, Target, VirtualTimeServer } from "./target.ts";
 export const VIRTUAL_TIME_WINDOWS = { historyWindowMs: 10_000, compactionIntervalMs: 10_000, bookmarkIntervalMs: 1_000 } as const;
 
 const BUILD = { platform: "linux/amd64" };
+
+/**
+ * One custom resource type, so the cases about custom types (JSON only, doc 1 §4.3.2; the default
+ * Table, §2.5) have something to check on the embedded server too, as on a real cluster.
+ */
+const SAMPLE_CUSTOM_RESOURCE = parseCustomResourceDefinition(
+  JSON.stringify({
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: "widgets.conformance.orb-harness.io" },
+    spec: {
+      group: "conformance.orb-harness.io",
+      scope: "Namespaced",
+      names: { plural: "widgets", singular: "widget", kind: "Widget" },
+      versions: [{ name: "v1", served: true, storage: true, schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } } }],
+    },
+  }),
+  "the sample Widget definition",
+);
 
 /** The main identity: allowed everything through its group. */
 export const EMBEDDED_ADMIN: UserInfo = { name: "orb-conformance-admin", uid: "orb-conformance-admin", groups: ["orb-conformance:admins"] };
@@ -72,9 +93,20 @@ function bearer(token: string): Identity {
   return { transport: (request) => fetch(request), authHeaders: { authorization: `Bearer ${token}` } };
 }
 
+/** Options of an embedded target beyond its dialect. */
+export interface EmbeddedTargetOptions {
+  /**
+   * Bugs to plant in the embedded servers, the real-time one and every virtual-time one
+   * (sim/apiserver/defects.ts); none by default. Only conformance/defects.test.ts sets this, to
+   * show the suite catches each one.
+   */
+  readonly defects?: ReadonlySet<DefectName>;
+}
+
 /** Starts the embedded server on 127.0.0.1 and describes it as a target. */
-export async function startEmbeddedTarget(dialect: Dialect): Promise<Target> {
+export async function startEmbeddedTarget(dialect: Dialect, options: EmbeddedTargetOptions = {}): Promise<Target> {
   const { auth, adminToken, restrictedToken } = embeddedAuth();
+  const defects = options.defects ?? NO_DEFECTS;
   const server = new ApiServer({
     clock: realClock,
     rng: new Rng(randomBytes(16).toString("hex")),
@@ -82,6 +114,8 @@ export async function startEmbeddedTarget(dialect: Dialect): Promise<Target> {
     dialect,
     build: BUILD,
     auth,
+    defects,
+    customResourceDefinitions: [SAMPLE_CUSTOM_RESOURCE],
   });
   const http = await serveHttp(server.handle, {
     host: "127.0.0.1",
@@ -98,7 +132,7 @@ export async function startEmbeddedTarget(dialect: Dialect): Promise<Target> {
     identity: bearer(adminToken),
     restricted: bearer(restrictedToken),
     secrets: [adminToken, restrictedToken],
-    virtualTimeServer: () => virtualTimeServer(dialect, `virtual-${virtualServers++}`, auth),
+    virtualTimeServer: () => virtualTimeServer(dialect, `virtual-${virtualServers++}`, auth, defects),
     async close() {
       server.close();
       await http.close();
@@ -106,7 +140,7 @@ export async function startEmbeddedTarget(dialect: Dialect): Promise<Target> {
   };
 }
 
-function virtualTimeServer(dialect: Dialect, seed: string, auth: AuthConfig): VirtualTimeServer {
+function virtualTimeServer(dialect: Dialect, seed: string, auth: AuthConfig, defects: ReadonlySet<DefectName>): VirtualTimeServer {
   const sim = new Simulation({ seed });
   const server = new ApiServer({
     clock: sim,
@@ -115,6 +149,7 @@ function virtualTimeServer(dialect: Dialect, seed: string, auth: AuthConfig): Vi
     dialect,
     build: BUILD,
     auth,
+    defects,
     ...VIRTUAL_TIME_WINDOWS,
   });
   return {

@@ -9,12 +9,15 @@ import { errorResponse } from "../../sim/apiserver/http-response.ts";
 import { goPlatform } from "../../sim/apiserver/server-version.ts";
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "../../sim/apiserver/admission/service-allocation.ts";
 import { parseSideEffectPlugin } from "../../sim/apiserver/admission/side-effect-plugins.ts";
+import { defects, isDefectName, type DefectName } from "../../sim/apiserver/defects.ts";
+import { closestName } from "../../sim/config/did-you-mean.ts";
 import { parsePolicyFile, parseStaticTokenFile, type AuthConfig } from "../../sim/apiserver/auth/index.ts";
+import { parseCustomResourceDefinition } from "../../sim/apiserver/custom-resources.ts";
 import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
 import { Rng } from "../../sim/kernel/rng.ts";
 import { realClock } from "../../sim/kernel/real-clock.ts";
 import { serveHttp } from "../../sim/transport/http-server.ts";
-import { UsageError, type CliCommand } from "../cli-command.ts";
+import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
 import { parseFlags } from "../parse-flags.ts";
 
 /** The serve command. */
@@ -26,7 +29,7 @@ export const serveCommand: CliCommand = {
     "                         [--compaction-interval 5m] [--bookmark-interval 1m] [--opaque-resource-versions]",
     "                         [--service-cluster-ip-range 10.0.0.0/24] [--admission-plugin NAME=RES[,RES]:SIDEEFFECTS]...",
     "                         [--token-file FILE --policy-file FILE] [--fail-check NAME]... [--shutdown-delay-duration 0s]",
-    "                         [--livez-grace-period 0s]",
+    "                         [--livez-grace-period 0s] [--defect NAME]...",
     "",
     "  --host                       address to listen on (default 127.0.0.1)",
     "  --port                       port; 0 picks a free one (default 0)",
@@ -44,6 +47,9 @@ export const serveCommand: CliCommand = {
     "  --fail-check                 make a health check fail (repeatable), to test clients' handling",
     "  --shutdown-delay-duration    on SIGTERM, /readyz fails at once and the server serves this long more",
     "  --livez-grace-period         startup time during which failing post-start hooks do not fail /livez",
+    "  --crd                        serve the custom resource type a CustomResourceDefinition file defines (JSON only)",
+    "  --defect                     plant a known bug on purpose (repeatable), to see the conformance suite",
+    "                               catch it; `--defect help` lists them. Never for real use.",
     "",
     "Prints `serving on http://HOST:PORT` once listening. SIGINT or SIGTERM stops it.",
   ].join("\n"),
@@ -63,8 +69,16 @@ export const serveCommand: CliCommand = {
       "fail-check": "repeated",
       "shutdown-delay-duration": "string",
       "livez-grace-period": "string",
+      crd: "repeated",
+      defect: "repeated",
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+    const requestedDefects = (values.get("defect") as string[] | undefined) ?? [];
+    if (requestedDefects.includes("help")) {
+      listDefects(output);
+      return 0;
+    }
+    const planted = plantedDefects(requestedDefects);
     const port = (values.get("port") as number | undefined) ?? 0;
     if (port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${port}`);
     let dialect;
@@ -87,6 +101,13 @@ export const serveCommand: CliCommand = {
       shutdownDelayMs: durationMs(values, "shutdown-delay-duration", "0s", true),
       livezGracePeriodMs: durationMs(values, "livez-grace-period", "0s", true),
     };
+    const customResourceDefinitions = ((values.get("crd") as string[] | undefined) ?? []).map((file) => {
+      try {
+        return parseCustomResourceDefinition(readFileSync(file, "utf8"), file);
+      } catch (error) {
+        throw new UsageError(`--crd: ${(error as Error).message}`);
+      }
+    });
     let server: ApiServer;
     try {
       server = new ApiServer({
@@ -103,7 +124,9 @@ export const serveCommand: CliCommand = {
         sideEffectPlugins,
         ...(auth !== undefined && { auth }),
         health,
+        customResourceDefinitions,
         build: { platform: goPlatform(process.platform, process.arch) },
+        ...(planted.size > 0 && { defects: planted }),
       });
     } catch (error) {
       // An unknown --fail-check name, for one.
@@ -116,6 +139,7 @@ export const serveCommand: CliCommand = {
       tooLarge: () => errorResponse(failure("RequestEntityTooLarge", `Request entity too large: limit is ${maxRequestBodyBytes}`)),
     });
     output.out(`serving on ${http.url} (dialect ${dialect.name})`);
+    if (planted.size > 0) output.err(`WARNING: this server is wrong on purpose: planted defects ${[...planted].join(", ")} (see --defect help)`);
     await new Promise<void>((resolve) => {
       process.once("SIGINT", () => resolve());
       // Graceful: /readyz fails now, requests are served through the shutdown delay, then we stop.
@@ -130,6 +154,23 @@ export const serveCommand: CliCommand = {
     return 0;
   },
 };
+
+/** `--defect help`: every defect, one per line, its name first. */
+function listDefects(output: CliOutput): void {
+  const width = Math.max(...defects.map((defect) => defect.name.length));
+  for (const defect of defects) output.out(`${defect.name.padEnd(width)}  ${defect.description}`);
+}
+
+/** The defects named by `--defect`, each checked against the catalog. */
+function plantedDefects(names: readonly string[]): ReadonlySet<DefectName> {
+  const known = defects.map((defect) => defect.name);
+  for (const name of names) {
+    if (isDefectName(name)) continue;
+    const suggestion = closestName(name, known);
+    throw new UsageError(`unknown defect ${JSON.stringify(name)}${suggestion === undefined ? "" : `; did you mean ${JSON.stringify(suggestion)}?`} (--defect help lists them)`);
+  }
+  return new Set(names as DefectName[]);
+}
 
 function loadAuth(tokenFile: string | undefined, policyFile: string | undefined): AuthConfig | undefined {
   if (tokenFile === undefined && policyFile === undefined) return undefined;

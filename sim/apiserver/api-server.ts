@@ -14,6 +14,7 @@ import { ApiError, failure } from "./api-error.ts";
 import { routeRequest } from "./request-router.ts";
 import { NamespaceController } from "./namespace-controller.ts";
 import { ResourceRegistry } from "./resource-types.ts";
+import { customResourceDefinitionsType, type CustomResourceDefinition } from "./custom-resources.ts";
 import type { ServerContext } from "./server-context.ts";
 import { storageKey } from "./stored-resource.ts";
 import { withCreateDefaults } from "./type-defaults.ts";
@@ -25,6 +26,7 @@ import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "./admission/ser
 import type { SideEffectPlugin } from "./admission/side-effect-plugins.ts";
 import type { AuthConfig } from "./auth/index.ts";
 import { HealthState, type HealthStateOptions } from "./health/index.ts";
+import { isDefectName, NO_DEFECTS, type DefectName } from "./defects.ts";
 
 /** How an embedded server is set up. */
 export interface ApiServerOptions {
@@ -52,8 +54,15 @@ export interface ApiServerOptions {
   readonly auth?: AuthConfig;
   /** Checks that fail on purpose (`--fail-check`), the livez grace period, the shutdown delay (doc 1 §4.5). */
   readonly health?: Omit<HealthStateOptions, "dialect" | "clock">;
+  /** Custom resource types to serve (`--crd FILE`), JSON only (doc 1 §4.3.2). */
+  readonly customResourceDefinitions?: readonly CustomResourceDefinition[];
   /** What /version reports about the build. */
   readonly build: BuildInfo;
+  /**
+   * Bugs to plant on purpose (defects.ts), to show the conformance suite catches them; none by
+   * default. Only `serve --defect` and conformance/defects.test.ts set this.
+   */
+  readonly defects?: ReadonlySet<DefectName>;
 }
 
 /** An embedded API server over its own store. */
@@ -77,7 +86,7 @@ export class ApiServer {
       clock: options.clock,
       rng: options.rng,
       dialect: this.dialect,
-      registry: new ResourceRegistry(this.dialect),
+      registry: new ResourceRegistry(this.dialect, (options.customResourceDefinitions ?? []).map((definition) => definition.type)),
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? watchBookmarkIntervalMs,
       tooLargeResourceVersionWaitMs: options.tooLargeResourceVersionWaitMs ?? tooLargeResourceVersionWaitMs,
       admission: {
@@ -86,8 +95,10 @@ export class ApiServer {
       },
       auth: options.auth,
       health: new HealthState({ dialect: this.dialect, clock: options.clock, ...options.health }),
+      defects: plantedDefects(options.defects),
     };
     this.createSystemNamespaces();
+    this.storeCustomResourceDefinitions();
     this.compactor = startCompactor(this.store, options.clock, options.compactionIntervalMs ?? defaultCompactionIntervalMs);
     this.namespaces = new NamespaceController(this.context);
     this.namespaces.start();
@@ -97,7 +108,12 @@ export class ApiServer {
   readonly handle = async (request: Request): Promise<Response> => {
     try {
       return await routeRequest(this.context, this.options.build, request);
-    } catch (error) {
+    } catch (caught) {
+      let error = caught;
+      // Planted defect "gone-answered-as-500" (sim/apiserver/defects.ts): every 410 leaves as a 500.
+      if (this.context.defects.has("gone-answered-as-500") && error instanceof ApiError && error.code === 410) {
+        error = failure("InternalError", `Internal error occurred: ${error.status.message}`);
+      }
       // In the representation the Accept header asks for where Kubernetes honours it (Protobuf), else JSON.
       if (error instanceof ApiError) return negotiatedErrorResponse(error, request, this.dialect);
       // Anything else is a bug of ours: still a Status, never a stack trace on the wire.
@@ -120,6 +136,14 @@ export class ApiServer {
     this.store.closeAllWatches();
   }
 
+  // The definitions are listed like any object (read-only): clients discover custom types from them.
+  private storeCustomResourceDefinitions(): void {
+    for (const { object } of this.options.customResourceDefinitions ?? []) {
+      const stamped = { ...object, metadata: { ...object.metadata, uid: this.options.rng.uuid(), creationTimestamp: rfc3339(this.options.clock) } };
+      this.store.create(storageKey(customResourceDefinitionsType, undefined, object.metadata.name), stamped);
+    }
+  }
+
   // Doc 1 §2.1; issue #3: default, the dialect's system, public and node-lease namespaces exist at start.
   private createSystemNamespaces(): void {
     const type = this.context.registry.find("", "v1", "namespaces")!;
@@ -131,4 +155,11 @@ export class ApiServer {
       this.store.create(storageKey(type, undefined, name), object);
     }
   }
+}
+
+/** The defects to plant, checked against the catalog (an unknown name is a bug of the caller). */
+function plantedDefects(requested: ReadonlySet<DefectName> | undefined): ReadonlySet<DefectName> {
+  if (requested === undefined || requested.size === 0) return NO_DEFECTS;
+  for (const name of requested) if (!isDefectName(name)) throw new Error(`unknown defect "${String(name)}" (see sim/apiserver/defects.ts)`);
+  return new Set(requested);
 }

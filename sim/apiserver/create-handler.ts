@@ -64,7 +64,8 @@ export function createObject(context: ServerContext, target: ResourceRequest, ob
   if (type.namespaced) checkNamespaceAcceptsCreate(context, target.namespace!, type.resource, defaulted.metadata.name);
   const stamped = admit(context, type, defaulted, undefined, dry);
   const key = storageKey(type, target.namespace, stamped.metadata.name);
-  if (dry) {
+  // Planted defect "dry-run-persists" (sim/apiserver/defects.ts): a dry-run create is stored like any other.
+  if (dry && !context.defects.has("dry-run-persists")) {
     if (context.store.get(key) !== undefined) throw alreadyExists(type, key.name);
     return stamped;
   }

@@ -42,7 +42,7 @@ describe.skipIf(transcripts === undefined)("discovery matches kube-apiserver 1.2
     const ours = apiGroupList(k8sRegistry, kubernetes);
     const names = new Set(ours.groups.map((group) => group.name));
     expect(serialized(ours)).toBe(serialized(keepServed(reference("discovery-apis"), "groups", names)));
-    expect(ours.groups.map((group) => group.name)).toEqual(["apps", "authorization.k8s.io", "coordination.k8s.io"]);
+    expect(ours.groups.map((group) => group.name)).toEqual(["apps", "authorization.k8s.io", "apiextensions.k8s.io", "coordination.k8s.io"]);
   });
 
   it("answers aggregated-discovery requests with the same legacy document (transcript discovery-aggregated-apis)", () => {
@@ -144,7 +144,7 @@ describe("discovery of groups", () => {
 
 describe("the orb dialect", () => {
   it("swaps the coordination group name and nothing else", () => {
-    expect(apiGroupList(orbRegistry, orb).groups.map((group) => group.name)).toEqual(["apps", "authorization.orb.io", "coordination.orb.io"]);
+    expect(apiGroupList(orbRegistry, orb).groups.map((group) => group.name)).toEqual(["apps", "authorization.orb.io", "apiextensions.k8s.io", "coordination.orb.io"]);
     const leases = served(apiResourceList(orbRegistry, "coordination.orb.io", "v1"));
     expect(leases.groupVersion).toBe("coordination.orb.io/v1");
     expect(apiResourceList(orbRegistry, "coordination.k8s.io", "v1")).toBeUndefined();

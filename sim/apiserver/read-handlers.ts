@@ -31,24 +31,37 @@ export async function handleList(context: ServerContext, target: ResourceRequest
     resourceVersion,
     // Doc 1 §2.3 says "" when complete; Kubernetes omits it (deviation continue-when-complete).
     ...(complete ? (context.dialect.answers["continue-when-complete"] === "empty" ? { continue: "" } : {}) : { continue: page.continueToken }),
-    ...(page.remainingItemCount !== undefined && { remainingItemCount: page.remainingItemCount }),
+    ...(page.remainingItemCount !== undefined && { remainingItemCount: remainingItemCount(context, page.remainingItemCount) }),
   };
   return representation.list(200, { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata, items: page.items.map(listItem) });
 }
 
+function remainingItemCount(context: ServerContext, count: number): number {
+  // Planted defect "remaining-item-count-off-by-one" (sim/apiserver/defects.ts): one item too many left.
+  return context.defects.has("remaining-item-count-off-by-one") ? count + 1 : count;
+}
+
 /** The page a list request asks for, with Kubernetes' errors. */
 export async function readList(context: ServerContext, target: ResourceRequest): Promise<ListResult> {
-  const read = await listRead(context, target.query);
+  let read = await listRead(context, target.query);
+  // Planted defect "exact-list-from-latest" (sim/apiserver/defects.ts): Exact reads the latest state.
+  if (context.defects.has("exact-list-from-latest") && "revision" in read && read.exact) read = { revision: undefined, exact: true };
   const limit = parseListLimit(optional(target.query, "limit"));
   const filter = objectFilter(target.type, target.query);
   const prefix = storagePrefix(target.type, target.namespace);
   const common = { prefix, ...(limit.kind === "limit" && { limit: limit.limit }), ...(filter !== undefined && { filter }) };
   try {
-    return "continueToken" in read
-      ? context.store.list({ ...common, continueToken: read.continueToken })
-      : context.store.list({ ...common, ...(read.revision !== undefined && { revision: read.revision }) });
+    if (!("continueToken" in read)) return context.store.list({ ...common, ...(read.revision !== undefined && { revision: read.revision }) });
+    const page = context.store.list({ ...common, continueToken: read.continueToken });
+    // Planted defect "paging-skips-after-write" (sim/apiserver/defects.ts): a write since the first chunk costs the page its first item.
+    if (context.defects.has("paging-skips-after-write") && context.store.revision > page.revision) return { ...page, items: page.items.slice(1) };
+    return page;
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
+    // Planted defect "continue-tokens-never-expire" (sim/apiserver/defects.ts): go on at the latest state instead of 410.
+    if (context.defects.has("continue-tokens-never-expire") && error instanceof ExpiredError && error.continueToken !== undefined) {
+      return context.store.list({ ...common, continueToken: error.continueToken });
+    }
     if (error instanceof ExpiredError) {
       throw error.continueToken !== undefined ? expiredContinueToken(error.continueToken) : expiredResourceVersion("list");
     }

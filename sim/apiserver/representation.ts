@@ -137,8 +137,17 @@ export class Representation {
   }
 
   private respond(status: number, value: unknown, headers: Readonly<Record<string, string>>): Response {
+    const { defects } = this.context;
+    // Planted defect "table-wrong-api-version" (sim/apiserver/defects.ts): a v1 Table leaves as v1beta1.
+    if (defects.has("table-wrong-api-version") && this.choice.kind === "table" && (value as { kind?: unknown }).kind === "Table") {
+      value = { ...(value as object), apiVersion: `${this.context.dialect.metaGroup}/v1beta1` };
+    }
     const encoded = encode(value, this.choice.serialization, this.choice.contentType, this.pretty);
-    return new Response(encoded.body, { status, headers: { "content-type": encoded.contentType, ...headers } });
+    // Planted defect "protobuf-wrong-prefix" (sim/apiserver/defects.ts): the fourth byte of the prefix is 0x01.
+    if (defects.has("protobuf-wrong-prefix") && encoded.body instanceof Uint8Array && encoded.body.length >= 4) encoded.body[3] = 0x01;
+    // Planted defect "content-type-always-json" (sim/apiserver/defects.ts): the served type is not named.
+    const contentType = defects.has("content-type-always-json") ? JSON_MEDIA_TYPE : encoded.contentType;
+    return new Response(encoded.body, { status, headers: { "content-type": contentType, ...headers } });
   }
 }
 
@@ -153,7 +162,10 @@ export function negotiateRepresentation(
   target: Pick<ResourceRequest, "request" | "type" | "query">,
   request: { readonly watch?: boolean; readonly collection?: boolean } = {},
 ): Representation {
-  const choice = negotiateOutput(target.request.headers.get("accept"), offerForType(target.type, context.dialect, request));
+  let accept = target.request.headers.get("accept");
+  // Planted defect "accept-list-first-only" (sim/apiserver/defects.ts): the fallbacks of an Accept list are ignored.
+  if (context.defects.has("accept-list-first-only") && accept !== null) accept = accept.split(",")[0]!;
+  const choice = negotiateOutput(accept, offerForType(target.type, context.dialect, request));
   return new Representation(context, target, choice);
 }
 

@@ -51,7 +51,7 @@ export async function routeRequest(context: ServerContext, build: BuildInfo, req
       return document === undefined ? pageNotFound() : jsonResponse(200, document);
     }
     case "health": {
-      const answer = healthResponse(context.health, target.endpoint, target.check, url.searchParams);
+      const answer = healthResponse(context.health, target.endpoint, target.check, url.searchParams, context.defects);
       return new Response(answer.body, { status: answer.status, headers: { "content-type": answer.contentType } });
     }
     case "unknown":

@@ -5,6 +5,7 @@
  * and storage keys all read this one table.
  */
 import type { Dialect } from "../../spec/dialects.ts";
+import { customResourceDefinitionsType } from "./custom-resources.ts";
 
 /** Which name rule a type's objects follow (Kubernetes validation; doc 1 §2.1 names no rule). */
 export type NameRule = "subdomain" | "label" | "dns1035";
@@ -136,9 +137,14 @@ export class ResourceRegistry {
   readonly types: readonly ResourceType[];
   private readonly byPath = new Map<string, ResourceType>();
 
-  constructor(dialect: Dialect) {
-    this.types = resourceTypes(dialect);
-    for (const type of this.types) this.byPath.set(`${type.group}/${type.version}/${type.resource}`, type);
+  /** The built-in types of `dialect`, the CustomResourceDefinitions listing, and `customTypes`. */
+  constructor(dialect: Dialect, customTypes: readonly ResourceType[] = []) {
+    this.types = [...resourceTypes(dialect), customResourceDefinitionsType, ...customTypes];
+    for (const type of this.types) {
+      const path = `${type.group}/${type.version}/${type.resource}`;
+      if (this.byPath.has(path)) throw new Error(`resource ${path} is already served: a custom definition may not replace it`);
+      this.byPath.set(path, type);
+    }
   }
 
   /** The type at `/api(s)/<group>/<version>/<resource>`, if served. */

@@ -4,6 +4,7 @@ import type { Clock } from "../kernel/clock.ts";
 import type { Rng } from "../kernel/rng.ts";
 import type { MvccStore } from "../store/mvcc-store.ts";
 import type { AdmissionConfig } from "./admission/admission-chain.ts";
+import type { DefectName } from "./defects.ts";
 import type { AuthConfig, UserInfo } from "./auth/index.ts";
 import type { HealthState } from "./health/index.ts";
 import type { ResourceRegistry, ResourceType } from "./resource-types.ts";
@@ -24,6 +25,8 @@ export interface ServerContext {
   /** Authentication and authorization; undefined when off (the embedded default). */
   readonly auth: AuthConfig | undefined;
   readonly health: HealthState;
+  /** Bugs planted on purpose (defects.ts): empty unless `serve --defect` or the defects test asked for some. */
+  readonly defects: ReadonlySet<DefectName>;
 }
 
 /** A request on one resource type, after routing. */

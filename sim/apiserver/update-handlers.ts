@@ -48,7 +48,9 @@ export async function handleUpdate(context: ServerContext, target: ResourceReque
   }
   const resourceVersion = metadata["resourceVersion"];
   const expectedRevision = typeof resourceVersion === "string" && resourceVersion !== "" ? parseResourceVersion(context, resourceVersion) : undefined;
-  const updated = commitUpdate(context, target, current, withoutTypeMeta(object), expectedRevision, dry);
+  // Planted defect "stale-update-accepted" (sim/apiserver/defects.ts): the PUT's resourceVersion is not compared.
+  const checkedRevision = context.defects.has("stale-update-accepted") ? undefined : expectedRevision;
+  const updated = commitUpdate(context, target, current, withoutTypeMeta(object), checkedRevision, dry);
   return representation.object(200, withTypeMeta(type, updated), warnings);
 }
 

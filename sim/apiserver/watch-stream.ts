@@ -37,7 +37,8 @@ export async function handleWatch(context: ServerContext, target: ResourceReques
     watch = context.store.watch({
       prefix: storagePrefix(type, target.namespace),
       ...(start.fromRevision !== undefined && { fromRevision: start.fromRevision }),
-      initialState: start.initialState,
+      // Planted defect "no-synthetic-added" (sim/apiserver/defects.ts): Get State starts without the existing objects.
+      initialState: start.initialState && !context.defects.has("no-synthetic-added"),
       ...(filter !== undefined && { filter }),
       ...(flag(query, "allowWatchBookmarks") && { bookmarkIntervalMs: context.bookmarkIntervalMs }),
     });
@@ -47,7 +48,9 @@ export async function handleWatch(context: ServerContext, target: ResourceReques
     if (context.dialect.answers["watch-expired"] === "status") throw expired;
     return new Response(encode({ type: "ERROR", object: { ...expired.status } }), { status: 200, headers });
   }
-  return new Response(eventStream(context, target, watch, timeoutMs(context, query), encode), { status: 200, headers });
+  // Planted defect "resumed-watch-drops-first-event" (sim/apiserver/defects.ts): Start at Exact loses its first change.
+  const dropFirst = context.defects.has("resumed-watch-drops-first-event") && start.fromRevision !== undefined;
+  return new Response(eventStream(context, target, watch, timeoutMs(context, query), encode, dropFirst), { status: 200, headers });
 }
 
 /** Where the watch starts, from the watch table of doc 1 §4.7. */
@@ -89,14 +92,38 @@ function timeoutMs(context: ServerContext, query: URLSearchParams): number {
   return Math.floor(minWatchTimeoutMs * (1 + context.rng.float()));
 }
 
-function eventStream(context: ServerContext, target: ResourceRequest, watch: Watch, durationMs: number, encode: EventEncoder): ReadableStream<Uint8Array> {
+function eventStream(
+  context: ServerContext,
+  target: ResourceRequest,
+  watch: Watch,
+  durationMs: number,
+  encode: EventEncoder,
+  dropFirst = false,
+): ReadableStream<Uint8Array> {
   let timer: TimerHandle | undefined;
+  let dropNext = dropFirst;
+  let lastSentRevision: number | undefined;
+  const withheld = (event: WatchEvent): boolean => {
+    // Planted defect "deleted-events-missing" (sim/apiserver/defects.ts): DELETED is never sent.
+    if (event.type === "DELETED" && context.defects.has("deleted-events-missing")) return true;
+    // Planted defect "resumed-watch-drops-first-event" (sim/apiserver/defects.ts): the first change is never sent.
+    if (!dropNext || event.type === "BOOKMARK") return false;
+    dropNext = false;
+    return true;
+  };
   return new ReadableStream<Uint8Array>({
     start() {
       timer = context.clock.setTimer(durationMs, () => watch.close());
     },
     async pull(controller) {
-      const event = await watch.next();
+      let event = await watch.next();
+      while (event !== undefined && withheld(event)) event = await watch.next();
+      // Planted defect "bookmarks-go-backwards" (sim/apiserver/defects.ts): a bookmark from before the last event sent.
+      if (event?.type === "BOOKMARK" && context.defects.has("bookmarks-go-backwards") && lastSentRevision !== undefined) {
+        const revision = lastSentRevision - 1;
+        event = { type: "BOOKMARK", revision, object: { metadata: { resourceVersion: context.store.formatRevision(revision) } } };
+      }
+      if (event !== undefined && event.type !== "BOOKMARK") lastSentRevision = event.revision;
       if (event === undefined) {
         timer?.cancel();
         controller.close();

@@ -1,0 +1,135 @@
+/**
+ * Planted defects (issue #5, "proof of teeth"): semantic bugs the embedded server can be told to
+ * have, one rule of doc 1 broken each, so a test can show the conformance suite notices every one
+ * (conformance/defects.test.ts) and a person can watch it happen (`orb-harness serve --defect NAME`).
+ *
+ * Off unless asked for: `ApiServerOptions.defects` defaults to none, and only `serve --defect`
+ * and the defects test pass any. Each defect is planted at the one place its bug belongs, a few
+ * lines marked `// Planted defect "<name>" (sim/apiserver/defects.ts)`; grep for that to find them.
+ *
+ * Not in the catalog: a Table without the Created At column (doc 1 §2.5's default Table). The
+ * embedded server serves no type without a Table of its own (Kubernetes 1.26 prints its own
+ * columns for every type it serves; only CustomResourceDefinitions get the default Table on a
+ * real server), so no request to it could show that bug, and a defect no case can catch proves
+ * nothing. It can be planted once the server serves a type printed with the default Table.
+ */
+import type { ClauseId } from "../../spec/doc1/clauses.ts";
+
+/** One planted defect: its name, what goes wrong, and the clauses of doc 1 it breaks. */
+export interface Defect {
+  /** kebab-case, as `serve --defect` takes it. */
+  readonly name: string;
+  /** What the server does wrong, in one sentence. */
+  readonly description: string;
+  /** The rules of doc 1 the defect breaks (a failing case must name one of them, or a parent or child of one). */
+  readonly clauses: readonly ClauseId[];
+}
+
+/** Every defect the server can plant, in the order `serve --defect help` lists them. */
+export const defects = [
+  {
+    name: "paging-skips-after-write",
+    description: "a continued list drops the first item of its page when a write landed since the first chunk",
+    clauses: ["doc1/4.6/paging/snapshot", "doc1/4.7/semantic/continue-token-exact", "doc1/4.6/paging/follow-continue"],
+  },
+  {
+    name: "continue-tokens-never-expire",
+    description: "a continue token whose version was compacted still serves the rest of the list (at the latest state) instead of 410",
+    clauses: ["doc1/8/continue-token-lifetime", "doc1/7/410/continue-expired"],
+  },
+  {
+    name: "remaining-item-count-off-by-one",
+    description: "metadata.remainingItemCount counts one item more than the list has left",
+    clauses: ["doc1/2.3/remaining-item-count/later-items"],
+  },
+  {
+    name: "resumed-watch-drops-first-event",
+    description: "a watch started from a resourceVersion (Start at Exact) never sends the first change after it",
+    clauses: ["doc1/4.7/watch/start-at-exact/changes-after", "doc1/4.6/watch/restart", "doc1/4.6/watch/list-then-watch"],
+  },
+  {
+    name: "bookmarks-go-backwards",
+    description: "a BOOKMARK carries a resourceVersion older than the last event the watch already sent",
+    clauses: ["doc1/6/bookmark/meaning"],
+  },
+  {
+    name: "deleted-events-missing",
+    description: "watches never send DELETED events",
+    clauses: ["doc1/6/itemize", "doc1/6/event-names/not-shown"],
+  },
+  {
+    name: "exact-list-from-latest",
+    description: "a list with resourceVersionMatch=Exact is served from the latest state, not at the version asked for",
+    clauses: ["doc1/4.7/semantic/exact", "doc1/4.7/semantic/exact/list", "doc1/4.7/list/exact/limit-unset/rv-other", "doc1/4.7/list/exact/limit-no-continue/rv-other"],
+  },
+  {
+    name: "dry-run-persists",
+    description: "a dry-run create stores the object",
+    clauses: ["doc1/4.4/no-side-effects"],
+  },
+  {
+    name: "finalizers-ignored-on-delete",
+    description: "deleting an object with finalizers removes it at once instead of setting deletionTimestamp and keeping it",
+    clauses: ["doc1/3/first-delete", "doc1/3/two-phases", "doc1/3/finalizers/entries-remain", "doc1/2.2/deletion-timestamp/first-delete"],
+  },
+  {
+    name: "protobuf-wrong-prefix",
+    description: "objects and lists in Protobuf start with 0x6b 0x38 0x73 0x01 instead of the prefix 0x6b 0x38 0x73 0x00",
+    clauses: ["doc1/2.6/protobuf/prefix"],
+  },
+  {
+    name: "readyz-verbose-without-last-line",
+    description: "/readyz?verbose lists its checks but leaves out the closing 'check passed' line",
+    clauses: ["doc1/4.5/verbose/last-line"],
+  },
+  {
+    name: "gone-answered-as-500",
+    description: "every 410 Gone answer (expired continue token, compacted resourceVersion) goes out as a 500 InternalError",
+    clauses: ["doc1/7/410/continue-expired", "doc1/7/410/watch-too-old", "doc1/7/410/exact-unavailable", "doc1/7/410/outside-retained"],
+  },
+  {
+    name: "stale-update-accepted",
+    description: "a PUT carrying a resourceVersion that is no longer current is applied instead of answered 409 Conflict",
+    clauses: ["doc1/2.2/resource-version/last-modified"],
+  },
+  {
+    name: "table-wrong-api-version",
+    description: "a Table asked for with v=v1 comes back as apiVersion <meta-group>/v1beta1",
+    clauses: ["doc1/2.5/api-version", "doc1/9/table-version"],
+  },
+  {
+    name: "accept-list-first-only",
+    description: "only the first media type of an Accept list is considered, so a fallback after an unserved type is 406",
+    clauses: ["doc1/4.3/accept/fallback"],
+  },
+  {
+    name: "content-type-always-json",
+    description: "answers with an object or a list say Content-Type application/json whatever they are, Protobuf too",
+    clauses: ["doc1/4.3/content-type/response"],
+  },
+  {
+    name: "no-synthetic-added",
+    description: "a watch without a resourceVersion (Get State) sends no ADDED events for the objects that already exist",
+    clauses: ["doc1/4.7/watch/get-state/synthetic-added", "doc1/6/added/synthetic", "doc1/4.7/watch/rv-unset"],
+  },
+] as const satisfies readonly Defect[];
+
+/** The name of a defect the catalog has. */
+export type DefectName = (typeof defects)[number]["name"];
+
+/** No defects: what every server has unless told otherwise. */
+export const NO_DEFECTS: ReadonlySet<DefectName> = new Set<DefectName>();
+
+const byName = new Map<string, Defect>(defects.map((defect) => [defect.name, defect]));
+
+/** Whether `name` is a defect of the catalog. */
+export function isDefectName(name: string): name is DefectName {
+  return byName.has(name);
+}
+
+/** The defect called `name`; throws on a name the catalog does not have. */
+export function defectByName(name: string): Defect {
+  const found = byName.get(name);
+  if (found === undefined) throw new Error(`unknown defect "${name}" (not in sim/apiserver/defects.ts)`);
+  return found;
+}
