@@ -6,6 +6,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
+// How much of an oversized body is read (and dropped) before the connection is cut instead.
+const DRAIN_FACTOR = 8;
+
 /** A fetch-style request handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -53,8 +56,6 @@ async function answer(handler: FetchHandler, options: HttpServeOptions, incoming
   try {
     const body = await readCapped(incoming, options.maxBodyBytes);
     if (body === "too-large") {
-      // The rest of the body was never read: the connection cannot be reused.
-      outgoing.shouldKeepAlive = false;
       await writeResponse(options.tooLarge(), outgoing);
       return;
     }
@@ -71,17 +72,42 @@ async function answer(handler: FetchHandler, options: HttpServeOptions, incoming
   }
 }
 
-async function readCapped(incoming: IncomingMessage, maxBytes: number): Promise<Buffer | "too-large" | undefined> {
-  if (incoming.method === "GET" || incoming.method === "HEAD") return undefined;
-  if (Number(incoming.headers["content-length"] ?? 0) > maxBytes) return "too-large";
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) return "too-large";
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+/**
+ * The request body, or "too-large" as soon as it is known to exceed `maxBytes` (from the declared
+ * length, or once the bytes read pass it). The answer goes out at once; the rest of the body is
+ * still read and dropped, so a client still sending gets the 413 rather than a broken connection,
+ * up to DRAIN_FACTOR times the limit, past which the connection is cut.
+ */
+function readCapped(incoming: IncomingMessage, maxBytes: number): Promise<Buffer | "too-large" | undefined> {
+  if (incoming.method === "GET" || incoming.method === "HEAD") return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (outcome: Buffer | "too-large") => {
+      settled = true;
+      resolve(outcome);
+    };
+    if (Number(incoming.headers["content-length"] ?? 0) > maxBytes) settle("too-large");
+    incoming.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (settled) {
+        if (size > maxBytes * DRAIN_FACTOR) incoming.destroy();
+        return;
+      }
+      if (size > maxBytes) settle("too-large");
+      else chunks.push(chunk);
+    });
+    incoming.on("end", () => {
+      if (!settled) settle(Buffer.concat(chunks));
+    });
+    incoming.on("error", (error) => {
+      if (!settled) {
+        settled = true;
+        reject(error);
+      }
+    });
+  });
 }
 
 function toRequest(incoming: IncomingMessage, body: Buffer | undefined): Request {
