@@ -34,6 +34,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./fuzz.ts")).fuzzCommand,
   },
   {
+    name: "simulate",
+    summary: "run a control-plane scenario (leader election, node eviction) with faults in virtual time; check invariants; write a report",
+    load: async () => (await import("./simulate.ts")).simulateCommand,
+  },
+  {
     name: "validate",
     summary: "validate controller manager / scheduler flags (doc 2) or a node agent / credential provider file (doc 3)",
     load: async () => (await import("./validate.ts")).validateCommand,

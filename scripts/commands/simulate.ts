@@ -1,0 +1,187 @@
+/** `orb-harness simulate`: run a control-plane scenario in virtual time, check it, report it (wiring only). */
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { dialectByName, type DialectName } from "../../spec/dialects.ts";
+import { InvalidConfigurationError } from "../../sim/config/simulation-parameters.ts";
+import { GoDurationError, parseGoDuration } from "../../sim/config/go-duration.ts";
+import { formatFaultSpec, FaultSpecError, isFaultSpec, parseFaultSpec } from "../../sim/faults/fault-spec.ts";
+import type { Fault } from "../../sim/faults/fault-schedule.ts";
+import type { LatencyDistribution } from "../../sim/faults/network.ts";
+import { parseFaultClasses } from "../../sim/fuzz/control-plane/fault-arbitraries.ts";
+import { faultShapeFor, sampleFaultSchedule } from "../../sim/fuzz/control-plane/fault-shapes.ts";
+import { Rng } from "../../sim/kernel/rng.ts";
+import { ruleOf } from "../../sim/invariants/verdict.ts";
+import { runLeaderElectionScenario } from "../../sim/scenarios/leader-election-scenario.ts";
+import { runNodeEvictionScenario } from "../../sim/scenarios/node-eviction-scenario.ts";
+import type { ScenarioName, ScenarioResult } from "../../sim/scenarios/scenario-result.ts";
+import { agentParameters, electionParameters, lifecycleParameters } from "../../sim/scenarios/scenario-parameters.ts";
+import { simulationResults } from "../../reports/simulation/simulation-results.ts";
+import { writeSimulationReport } from "../../reports/simulation/write-simulation-report.ts";
+import { UsageError, type CliCommand } from "../cli-command.ts";
+import { parseFlags, type FlagSpec } from "../parse-flags.ts";
+
+const SCENARIOS = ["leader-election", "node-eviction"] as const;
+// Doc 2 options forwarded to the daemon's validated options (sim/config), so doc 2's rules apply.
+const DOC2_FLAGS = [
+  "leader-elect-lease-duration", "leader-elect-renew-deadline", "leader-elect-retry-period", "leader-elect-resource-name", "leader-elect-resource-namespace",
+  "node-monitor-period", "node-monitor-grace-period", "node-startup-grace-period", "node-eviction-rate", "secondary-node-eviction-rate",
+  "large-cluster-size-threshold", "unhealthy-zone-threshold",
+] as const;
+// Doc 3 fields (node agent configuration), as flags.
+const DOC3_FLAGS = { "node-status-update-frequency": "nodeStatusUpdateFrequency", "node-status-report-frequency": "nodeStatusReportFrequency", "node-lease-duration-seconds": "nodeLeaseDurationSeconds" } as const;
+
+const FLAGS: FlagSpec = {
+  scenario: "string", seed: "string", duration: "string", candidates: "integer", nodes: "integer", zones: "integer", pods: "integer",
+  faults: "string", "report-dir": "string", dialect: "string", "kubernetes-version": "string", daemon: "string", client: "string",
+  latency: "string", "history-window": "string",
+  ...Object.fromEntries(DOC2_FLAGS.map((name) => [name, "string"])),
+  ...Object.fromEntries(Object.keys(DOC3_FLAGS).map((name) => [name, "string"])),
+};
+
+/** The simulate command. */
+export const simulateCommand: CliCommand = {
+  name: "simulate",
+  summary: "run a control-plane scenario (leader election, node eviction) with faults in virtual time; check invariants; write a report",
+  usage: [
+    "usage: orb-harness simulate --scenario leader-election|node-eviction [--seed S] [--duration 30m] [--candidates N]",
+    "         [--nodes N] [--zones N] [--pods N] [--faults LIST] [--report-dir DIR] [--dialect orb|kubernetes]",
+    "",
+    "  --faults        explicit faults (kind:target@time[+duration][=value], comma-separated, e.g. pause:leader@40s+20s)",
+    "                  or fault classes drawn from the seed: pauses, drift, partitions, crashes, all",
+    "  --duration      virtual time (default 5m for leader-election, 30m for node-eviction)",
+    "  --candidates    leader election candidates (default 3); --daemon controller-manager|scheduler",
+    "  --nodes/--zones/--pods   cluster size (default 30 nodes, 3 zones, 10 pods per node)",
+    "  --client        http (HTTP-shaped requests; leader-election default) or store (store-level; node-eviction default)",
+    "  --latency       one-way API latency min/mean-extra/max, e.g. 1ms/2ms/50ms",
+    "  --kubernetes-version  with --dialect kubernetes: 1.32 and later default the grace period to 50s (default 1.26)",
+    `  doc 2 options:  ${DOC2_FLAGS.map((name) => `--${name}`).join(" ")}`,
+    `  doc 3 fields:   ${Object.keys(DOC3_FLAGS).map((name) => `--${name}`).join(" ")}`,
+    "",
+    "Prints a summary, `invariants: N held, M violated`, `time-compression: X` (virtual seconds per wall second)",
+    "and, last, `trace-hash: <hex>`. Writes results.json and index.html to --report-dir",
+    "(default reports/out/simulation/<scenario>-<seed>). Exit 0 when every invariant held, 1 otherwise, 2 for usage errors.",
+  ].join("\n"),
+  async run(args, output) {
+    const { values, positionals } = parseFlags(args, FLAGS);
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+    const flag = (name: string) => values.get(name) as string | undefined;
+    const integer = (name: string, fallback: number) => positive(name, (values.get(name) as number | undefined) ?? fallback);
+    const scenario = flag("scenario") as ScenarioName | undefined;
+    if (scenario === undefined || !SCENARIOS.includes(scenario)) throw new UsageError(`--scenario must be one of ${SCENARIOS.join(", ")}`);
+    const seed = flag("seed") ?? String((Math.random() * 2 ** 31) | 0);
+    const dialect = (flag("dialect") ?? "orb") as DialectName;
+    dialectOrUsage(dialect);
+    const durationMs = durationOrUsage("duration", flag("duration") ?? (scenario === "leader-election" ? "5m" : "30m"));
+    const candidates = integer("candidates", 3);
+    const nodes = integer("nodes", 30);
+    const zones = integer("zones", 3);
+    const pods = (values.get("pods") as number | undefined) ?? nodes * 10;
+    const latency = flag("latency") === undefined ? undefined : latencyOrUsage(flag("latency")!);
+    const faults = faultsOrUsage(flag("faults"), scenario, seed, { durationMs, candidates, nodes, zones });
+    const doc2 = DOC2_FLAGS.filter((name) => flag(name) !== undefined).map((name) => `--${name}=${flag(name)}`);
+    const doc3 = Object.fromEntries(Object.entries(DOC3_FLAGS).filter(([name]) => flag(name) !== undefined).map(([name, field]) => [field, field === "nodeLeaseDurationSeconds" ? Number(flag(name)) : flag(name)]));
+    const client = flag("client");
+    if (client !== undefined && client !== "http" && client !== "store") throw new UsageError("--client must be http or store");
+    output.out(`simulate ${scenario}: seed ${seed}, ${flag("duration") ?? (scenario === "leader-election" ? "5m" : "30m")} of virtual time, faults: ${formatFaultSpec(faults) || "none"}`);
+    const clock = { start: performance.now(), started: 0, ended: 0 };
+    const hooks = { onStarted: () => void (clock.started = performance.now()), onRunEnded: () => void (clock.ended = performance.now()) };
+    let result: ScenarioResult;
+    try {
+      result =
+        scenario === "leader-election"
+          ? await runLeaderElectionScenario({
+              seed, durationMs, candidates, dialect, faults, ...hooks,
+              election: electionParameters((flag("daemon") ?? "controller-manager") as "controller-manager" | "scheduler", dialect, doc2),
+              ...(latency && { latency }), ...(client && { client: client as "http" | "store" }),
+            })
+          : await runNodeEvictionScenario({
+              seed, durationMs, nodes, zones, pods, dialect, faults, ...hooks,
+              lifecycle: lifecycleParameters(dialect, flag("kubernetes-version"), doc2),
+              agent: agentParameters(dialect, doc3),
+              ...(latency && { latency }), ...(client && { client: client as "http" | "store" }),
+              ...(flag("history-window") !== undefined && { historyWindowMs: durationOrUsage("history-window", flag("history-window")!) }),
+            });
+    } catch (error) {
+      if (error instanceof InvalidConfigurationError) throw new UsageError(error.message);
+      if (error instanceof Error && error.message.startsWith("unknown fault target")) throw new UsageError(error.message);
+      throw error;
+    }
+    const finished = performance.now();
+    const results = simulationResults(result, { setupMs: clock.started - clock.start, runMs: clock.ended - clock.started, checksMs: finished - clock.ended });
+    const directory = flag("report-dir") ?? path.join("reports", "out", "simulation", `${scenario}-${seed}`);
+    const written = await writeSimulationReport(directory, results);
+    for (const line of [...result.summary, ...result.notes]) output.out(line);
+    for (const verdict of result.verdicts) {
+      output.out(`${verdict.held ? "ok  " : "FAIL"}  ${verdict.id}  (${verdict.checked} checked)`);
+      if (!verdict.held) {
+        output.out(`      rule: ${ruleOf(verdict.id)}`);
+        output.out(`      witness: ${verdict.witness?.explanation ?? ""}`);
+      }
+    }
+    const violated = result.verdicts.filter((verdict) => !verdict.held).length;
+    output.out(`invariants: ${result.verdicts.length - violated} held, ${violated} violated`);
+    output.out(`results: ${written.resultsPath}`);
+    output.out(`report: ${written.pagePath}`);
+    output.out(`wall: setup ${seconds(results.wall.setupMs)}, run ${seconds(results.wall.runMs)}, checks ${seconds(results.wall.checksMs)}; ${result.kernelEvents} kernel events, ${result.wakeups} wake-ups (${Math.round(results.eventsPerSecond)}/s)`);
+    output.out(`time-compression: ${results.timeCompression.toFixed(1)}`);
+    output.out(`trace-hash: ${result.traceHash}`);
+    return violated === 0 ? 0 : 1;
+  },
+};
+
+function positive(name: string, value: number): number {
+  if (!(value >= 1)) throw new UsageError(`--${name} must be at least 1, got ${value}`);
+  return value;
+}
+
+function dialectOrUsage(name: string): void {
+  try {
+    dialectByName(name);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function durationOrUsage(name: string, text: string): number {
+  try {
+    const ms = Number(parseGoDuration(text) / 1_000_000n);
+    if (ms <= 0) throw new UsageError(`--${name} must be positive, got ${text}`);
+    return ms;
+  } catch (error) {
+    if (error instanceof GoDurationError) throw new UsageError(`--${name}: ${error.message} (e.g. 30m, 90s, 1h)`);
+    throw error;
+  }
+}
+
+function latencyOrUsage(text: string): LatencyDistribution {
+  const parts = text.split("/");
+  if (parts.length !== 3) throw new UsageError(`--latency is min/mean-extra/max, e.g. 1ms/2ms/50ms; got ${text}`);
+  const [minMs, meanExtraMs, maxMs] = parts.map((part) => durationOrZero(part));
+  if (!(minMs! <= maxMs!)) throw new UsageError(`--latency: min must not exceed max (${text})`);
+  return { minMs: minMs!, meanExtraMs: meanExtraMs!, maxMs: maxMs! };
+}
+
+function durationOrZero(text: string): number {
+  try {
+    return Number(parseGoDuration(text) / 1_000_000n);
+  } catch {
+    throw new UsageError(`--latency: "${text}" is not a duration`);
+  }
+}
+
+function faultsOrUsage(text: string | undefined, scenario: ScenarioName, seed: string, size: Parameters<typeof faultShapeFor>[1]): Fault[] {
+  if (text === undefined || text.trim() === "" || text === "none") return [];
+  try {
+    if (isFaultSpec(text)) return parseFaultSpec(text);
+    // Classes: one schedule drawn from the run's seed (its own fork, so the run's streams are untouched).
+    const faultSeed = new Rng(seed).fork("simulate-faults").int(0, 2 ** 31 - 1);
+    return sampleFaultSchedule(parseFaultClasses(text), faultShapeFor(scenario, size), faultSeed);
+  } catch (error) {
+    if (error instanceof FaultSpecError || error instanceof RangeError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(3)} s`;
+}

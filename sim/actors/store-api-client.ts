@@ -1,0 +1,92 @@
+/**
+ * `ControlPlaneClient` over a `StoreApi`, through the simulated network: the same latency,
+ * partitions, drops, pauses and crashes as the HTTP-shaped transport, without HTTP messages.
+ * Objects it returns are the store's frozen objects.
+ */
+import type { Network } from "../faults/network.ts";
+import type { ProcessClock } from "../faults/process-clock.ts";
+import type { CallOptions, ControlPlaneClient } from "./api-client.ts";
+import type { Lease, Node, Pod } from "./api-objects.ts";
+import type { StoreApi } from "./store-api.ts";
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** One process's client of a shared StoreApi. */
+export class StoreApiClient implements ControlPlaneClient {
+  readonly #api: StoreApi;
+  readonly #network: Network;
+  readonly #clock: ProcessClock;
+  readonly #timeoutMs: number;
+
+  /** A client for the process whose clock is `clock`. */
+  constructor(api: StoreApi, network: Network, clock: ProcessClock, timeoutMs = DEFAULT_TIMEOUT_MS) {
+    this.#api = api;
+    this.#network = network;
+    this.#clock = clock;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  getLease(namespace: string, name: string, options?: CallOptions): Promise<Lease> {
+    return this.#call(() => this.#api.getLease(namespace, name), options);
+  }
+
+  createLease(lease: Lease, options?: CallOptions): Promise<Lease> {
+    return this.#call(() => this.#api.createLease(lease), options);
+  }
+
+  updateLease(lease: Lease, options?: CallOptions): Promise<Lease> {
+    return this.#call(() => this.#api.updateLease(lease), options);
+  }
+
+  listLeases(namespace: string, options?: CallOptions): Promise<readonly Lease[]> {
+    return this.#call(() => this.#api.listLeases(namespace), options);
+  }
+
+  getNode(name: string, options?: CallOptions): Promise<Node> {
+    return this.#call(() => this.#api.getNode(name), options);
+  }
+
+  createNode(node: Node, options?: CallOptions): Promise<Node> {
+    return this.#call(() => this.#api.createNode(node), options);
+  }
+
+  updateNode(node: Node, options?: CallOptions): Promise<Node> {
+    return this.#call(() => this.#api.updateNode(node), options);
+  }
+
+  updateNodeStatus(node: Node, options?: CallOptions): Promise<Node> {
+    return this.#call(() => this.#api.updateNodeStatus(node), options);
+  }
+
+  listNodes(options?: CallOptions): Promise<readonly Node[]> {
+    return this.#call(() => this.#api.listNodes(), options);
+  }
+
+  createPod(pod: Pod, options?: CallOptions): Promise<Pod> {
+    return this.#call(() => this.#api.createPod(pod), options);
+  }
+
+  listPodsOnNode(nodeName: string, options?: CallOptions): Promise<readonly Pod[]> {
+    return this.#call(() => this.#api.listPodsOnNode(nodeName), options);
+  }
+
+  evictPod(namespace: string, name: string, options?: CallOptions): Promise<void> {
+    return this.#call(() => this.#api.evictPod(namespace, name), options);
+  }
+
+  #call<T>(operation: () => T, options: CallOptions = {}): Promise<T> {
+    const { onApplied } = options;
+    // No named closure here: this runs for every heartbeat of every node.
+    return this.#network.roundTrip(
+      this.#clock,
+      onApplied === undefined
+        ? operation
+        : () => {
+            const result = operation();
+            onApplied();
+            return result;
+          },
+      options.timeoutMs ?? this.#timeoutMs,
+    );
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * The actors' operations applied to the API server's store directly: the server side of
+ * `StoreApiClient`. Same keys, stamping, defaults and preconditions as the HTTP handlers (it reuses
+ * them), without building and parsing HTTP messages, which a 5,000-node cluster renewing leases
+ * every 10 s cannot afford (see sim/transport/in-memory-transport.bench.ts).
+ *
+ * Reads of Nodes and Leases are served from a cache of the latest objects, as kube-apiserver
+ * serves them from its watch cache (listing 5,000 nodes from the MVCC store every 5 s would cost
+ * more than the nodes' heartbeats). It also keeps the index of pods by node an informer's indexer
+ * would (the taint manager's lookup, doc 2 §2.4).
+ *
+ * Limit: the cache and the index see only writes made through this class; scenarios that use it
+ * write Nodes, Leases and Pods through nothing else.
+ */
+import type { Dialect } from "../../spec/dialects.ts";
+import type { Clock } from "../kernel/clock.ts";
+import type { Rng } from "../kernel/rng.ts";
+import { withPodDefaults } from "../apiserver/admission/pod-defaults.ts";
+import { carryOverMetadata, stampNewObject } from "../apiserver/object-stamping.ts";
+import { ResourceRegistry, type ResourceType } from "../apiserver/resource-types.ts";
+import { storageKey } from "../apiserver/stored-resource.ts";
+import type { MvccStore } from "../store/mvcc-store.ts";
+import { StoreError } from "../store/errors.ts";
+import type { ObjectKey } from "../store/object-key.ts";
+import type { StoredObject } from "../store/stored-object.ts";
+import { ApiCallError } from "./api-client.ts";
+import type { Lease, Node, Pod } from "./api-objects.ts";
+
+/** What a StoreApi writes into. */
+export interface StoreApiOptions {
+  readonly store: MvccStore;
+  readonly dialect: Dialect;
+  /** The server's clock (true time): creation timestamps. */
+  readonly clock: Clock;
+  /** Uids. */
+  readonly rng: Rng;
+}
+
+/** Synchronous, server-side versions of the `ControlPlaneClient` operations. */
+export class StoreApi {
+  readonly #options: StoreApiOptions;
+  readonly #leases: ResourceType;
+  readonly #nodes: ResourceType;
+  readonly #pods: ResourceType;
+  readonly #podsByNode = new Map<string, Map<string, ObjectKey>>();
+  // Latest Node and Lease objects by key, in creation order (the watch cache).
+  readonly #nodeCache = new Map<string, StoredObject>();
+  readonly #leaseCache = new Map<string, Map<string, StoredObject>>();
+
+  /** Operations over `options.store`, with the types of `options.dialect`. */
+  constructor(options: StoreApiOptions) {
+    this.#options = options;
+    const registry = new ResourceRegistry(options.dialect);
+    this.#leases = registry.find(options.dialect.groups.coordination, "v1", "leases")!;
+    this.#nodes = registry.find("", "v1", "nodes")!;
+    this.#pods = registry.find("", "v1", "pods")!;
+  }
+
+  getLease(namespace: string, name: string): Lease {
+    return this.#cached(this.#leaseCacheOf(namespace), this.#leases, name) as unknown as Lease;
+  }
+
+  createLease(lease: Lease): Lease {
+    const namespace = lease.metadata.namespace ?? "";
+    return this.#cache(this.#leaseCacheOf(namespace), this.#create(this.#leases, namespace, lease)) as unknown as Lease;
+  }
+
+  updateLease(lease: Lease): Lease {
+    const namespace = lease.metadata.namespace ?? "";
+    const cache = this.#leaseCacheOf(namespace);
+    return this.#cache(cache, this.#update(this.#leases, lease, (current, next) => next, cache.get(lease.metadata.name))) as unknown as Lease;
+  }
+
+  listLeases(namespace: string): readonly Lease[] {
+    return [...this.#leaseCacheOf(namespace).values()] as unknown as Lease[];
+  }
+
+  getNode(name: string): Node {
+    return this.#cached(this.#nodeCache, this.#nodes, name) as unknown as Node;
+  }
+
+  createNode(node: Node): Node {
+    return this.#cache(this.#nodeCache, this.#create(this.#nodes, undefined, node)) as unknown as Node;
+  }
+
+  /** The main resource: status is carried over from the stored object (Kubernetes). */
+  updateNode(node: Node): Node {
+    return this.#cache(this.#nodeCache, this.#update(this.#nodes, node, (current, next) => ({ ...next, status: current["status"] }), this.#nodeCache.get(node.metadata.name))) as unknown as Node;
+  }
+
+  /** The status subresource: only status changes. */
+  updateNodeStatus(node: Node): Node {
+    return this.#cache(this.#nodeCache, this.#update(this.#nodes, node, (current, next) => ({ ...current, status: next["status"] }), this.#nodeCache.get(node.metadata.name))) as unknown as Node;
+  }
+
+  listNodes(): readonly Node[] {
+    return [...this.#nodeCache.values()] as unknown as Node[];
+  }
+
+  createPod(pod: Pod): Pod {
+    const namespace = pod.metadata.namespace ?? this.#options.dialect.namespaces.default;
+    const created = this.#create(this.#pods, namespace, withPodDefaults(pod as unknown as StoredObject, this.#options.dialect)) as unknown as Pod;
+    const nodeName = created.spec.nodeName;
+    if (nodeName !== undefined) this.#podIndex(nodeName).set(`${namespace}/${created.metadata.name}`, storageKey(this.#pods, namespace, created.metadata.name));
+    return created;
+  }
+
+  listPodsOnNode(nodeName: string): readonly Pod[] {
+    const pods: Pod[] = [];
+    for (const key of this.#podsByNode.get(nodeName)?.values() ?? []) {
+      const pod = this.#options.store.get(key);
+      if (pod !== undefined) pods.push(pod as unknown as Pod);
+    }
+    return pods;
+  }
+
+  /** Eviction of a pod without a disruption budget: the pod is deleted (transcript eviction). */
+  evictPod(namespace: string, name: string): void {
+    const key = storageKey(this.#pods, namespace, name);
+    const pod = this.#get(this.#pods, namespace, name) as unknown as Pod;
+    guarded(() => this.#options.store.delete(key));
+    const nodeName = pod.spec.nodeName;
+    if (nodeName !== undefined) this.#podsByNode.get(nodeName)?.delete(`${namespace}/${name}`);
+  }
+
+  #leaseCacheOf(namespace: string): Map<string, StoredObject> {
+    let cache = this.#leaseCache.get(namespace);
+    if (cache === undefined) {
+      cache = new Map();
+      this.#leaseCache.set(namespace, cache);
+    }
+    return cache;
+  }
+
+  #cache(cache: Map<string, StoredObject>, object: StoredObject): StoredObject {
+    cache.set(object.metadata.name, object);
+    return object;
+  }
+
+  #cached(cache: Map<string, StoredObject>, type: ResourceType, name: string): StoredObject {
+    const object = cache.get(name);
+    if (object === undefined) throw new ApiCallError("NotFound", 404, `${type.resource} "${name}" not found`);
+    return object;
+  }
+
+  #podIndex(nodeName: string): Map<string, ObjectKey> {
+    let index = this.#podsByNode.get(nodeName);
+    if (index === undefined) {
+      index = new Map();
+      this.#podsByNode.set(nodeName, index);
+    }
+    return index;
+  }
+
+  #get(type: ResourceType, namespace: string | undefined, name: string): StoredObject {
+    const object = this.#options.store.get(storageKey(type, namespace, name));
+    if (object === undefined) throw new ApiCallError("NotFound", 404, `${type.resource} "${name}" not found`);
+    return object;
+  }
+
+  #create(type: ResourceType, namespace: string | undefined, object: { metadata: { name: string } }): StoredObject {
+    const { clock, rng, store } = this.#options;
+    const stamped = stampNewObject(type, object as unknown as Record<string, unknown>, namespace, clock, rng);
+    return guarded(() => store.create(storageKey(type, namespace, stamped.metadata.name), stamped));
+  }
+
+  // `cached`: the latest object when the caller keeps it (saves a store read).
+  #update(type: ResourceType, object: { metadata: { name: string; namespace?: string; resourceVersion?: string } }, merge: (current: StoredObject, next: StoredObject) => StoredObject, cached?: StoredObject): StoredObject {
+    const { store } = this.#options;
+    const namespace = type.namespaced ? object.metadata.namespace : undefined;
+    const key = storageKey(type, namespace, object.metadata.name);
+    const current = cached ?? this.#get(type, namespace, object.metadata.name);
+    const resourceVersion = object.metadata.resourceVersion;
+    const expectedRevision = resourceVersion === undefined || resourceVersion === "" ? undefined : store.resourceVersions.parse(resourceVersion);
+    if (resourceVersion !== undefined && resourceVersion !== "" && expectedRevision === undefined) {
+      throw new ApiCallError("BadRequest", 400, `invalid resourceVersion ${resourceVersion}`);
+    }
+    const next = merge(current, carryOverMetadata(current, object as unknown as StoredObject));
+    return guarded(() => store.update(key, next, expectedRevision === undefined ? {} : { expectedRevision }));
+  }
+}
+
+// Store failures as the API would answer them (reason and code from the store's error).
+function guarded<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    if (error instanceof StoreError) throw new ApiCallError(error.reason, error.code, error.message);
+    throw error;
+  }
+}
