@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { NODE_FLAGS } from "./scripts/node-flags.mjs";
 
 export default defineConfig({
   test: {
@@ -6,6 +7,7 @@ export default defineConfig({
     // Property tests run hundreds of model runs; the default 5 s is too tight on a 2-core CI box.
     testTimeout: 60_000,
     pool: "forks",
+    execArgv: NODE_FLAGS,
     benchmark: { include: ["{sim,spec,conformance,reports,scripts}/**/*.bench.ts"] },
   },
 });

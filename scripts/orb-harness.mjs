@@ -3,9 +3,10 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
+import { NODE_FLAGS } from "./node-flags.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const result = spawnSync(process.execPath, ["--import", "tsx", join(here, "cli.ts"), ...process.argv.slice(2)], {
+const result = spawnSync(process.execPath, [...NODE_FLAGS, "--import", "tsx", join(here, "cli.ts"), ...process.argv.slice(2)], {
   stdio: "inherit",
 });
 process.exit(result.status ?? 1);

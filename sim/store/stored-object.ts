@@ -20,14 +20,36 @@ export interface StoredObject {
 
 /** A frozen deep copy of `object` with `metadata.resourceVersion` set. */
 export function freezeWithResourceVersion(object: StoredObject, resourceVersion: string): StoredObject {
-  const copy = structuredClone(object);
-  copy.metadata.resourceVersion = resourceVersion;
-  return deepFreeze(copy);
+  return frozenCopy({ ...object, metadata: { ...object.metadata, resourceVersion } }) as StoredObject;
 }
 
 /** `object` (already frozen) restamped with another resourceVersion, sharing everything else. */
 export function restampResourceVersion(object: StoredObject, resourceVersion: string): StoredObject {
   return Object.freeze({ ...object, metadata: Object.freeze({ ...object.metadata, resourceVersion }) });
+}
+
+// One pass that copies and freezes: every write goes through here, and structuredClone followed by
+// a freezing walk costs about eight times as much for a Lease (measured with a small script). API
+// objects are JSON, so plain objects and arrays are all there is; anything else (a Date, a typed
+// array) is copied by structuredClone and frozen as a whole.
+function frozenCopy(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    const copy = new Array<unknown>(value.length);
+    for (let index = 0; index < value.length; index++) copy[index] = frozenCopy(value[index]);
+    return Object.freeze(copy);
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return deepFreeze(structuredClone(value));
+  const copy: Record<string, unknown> = {};
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const child = frozenCopy((value as Record<string, unknown>)[key]);
+    // A JSON body may carry an own "__proto__" key: keep it as data, never as the copy's prototype.
+    if (key === "__proto__") Object.defineProperty(copy, key, { value: child, enumerable: true, writable: true, configurable: true });
+    else copy[key] = child;
+  }
+  return Object.freeze(copy);
 }
 
 function deepFreeze<T>(value: T): T {
