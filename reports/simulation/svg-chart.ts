@@ -40,11 +40,11 @@ export function svg(frame: ChartFrame, title: string, body: string): string {
 
 function timeAxis(frame: ChartFrame): string {
   const y = frame.height - frame.bottom;
-  const step = niceStep(frame.durationS / 8);
+  const step = timeStepS(frame.durationS / 8);
   const ticks: string[] = [];
   for (let t = 0; t <= frame.durationS + 1e-9; t += step) {
     const x = xOf(frame, t);
-    ticks.push(`<line x1="${x}" y1="${frame.top}" x2="${x}" y2="${y}" stroke="#eee"/><text x="${x}" y="${y + 14}" font-size="10" text-anchor="middle">${formatSeconds(t)}</text>`);
+    ticks.push(`<line x1="${x}" y1="${frame.top}" x2="${x}" y2="${y}" stroke="#eee"/><text x="${x}" y="${y + 14}" font-size="10" text-anchor="middle">${formatTick(t, step)}</text>`);
   }
   return `<g font-family="sans-serif">${ticks.join("")}<line x1="${frame.left}" y1="${y}" x2="${frame.width - frame.right}" y2="${y}" stroke="#888"/></g>`;
 }
@@ -108,9 +108,18 @@ function niceStep(raw: number): number {
   return (normalized <= 1 ? 1 : normalized <= 2 ? 2 : normalized <= 5 ? 5 : 10) * magnitude;
 }
 
-/** Seconds as "90s", "15m", "1h". */
-export function formatSeconds(t: number): string {
-  if (t >= 3600 && t % 3600 === 0) return `${t / 3600}h`;
-  if (t >= 60 && t % 60 === 0) return `${t / 60}m`;
+// Steps a reader counts in: seconds, minutes and hours in the usual divisions.
+const TIME_STEPS_S = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+
+/** The smallest usual time step of at least `rawS` seconds (a multiple of a day past the list). */
+export function timeStepS(rawS: number): number {
+  if (!(rawS > 0)) return 1;
+  return TIME_STEPS_S.find((step) => step >= rawS) ?? Math.ceil(rawS / 86400) * 86400;
+}
+
+/** A tick at `t` seconds in the unit of the axis' `step`, so one axis never mixes "1000s" and "25m". */
+export function formatTick(t: number, stepS: number): string {
+  if (stepS % 3600 === 0) return `${t / 3600}h`;
+  if (stepS % 60 === 0) return `${t / 60}m`;
   return `${Math.round(t * 10) / 10}s`;
 }
