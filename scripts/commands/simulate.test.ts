@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -50,7 +50,74 @@ describe("orb-harness simulate", () => {
     expect((await run("simulate", "--scenario", "chess")).code).toBe(2);
     expect((await run("simulate", "--scenario", "leader-election", "--faults", "pause:leader@1s")).err).toMatch(/pause needs \+duration/);
     expect((await run("simulate", "--scenario", "leader-election", "--faults", "pause:nobody@1s+1s")).err).toMatch(/unknown fault target "nobody"/);
-    expect((await run("simulate", "--scenario", "leader-election", "--leader-elect-renew-deadline", "20s")).err).toMatch(/renew deadline 20s exceeds the lease duration/);
     expect((await run("simulate", "--scenario", "leader-election", "--duration", "soon")).code).toBe(2);
+  });
+
+  it("takes leader election parameters from --controller-manager-flags, single doc 2 flags applied after it", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "simulate-"));
+    const { code, lines } = await run(
+      "simulate", "--scenario", "leader-election", "--seed", "3", "--duration", "1m", "--candidates", "2", "--report-dir", dir,
+      "--controller-manager-flags", "--leader-elect-lease-duration=20s --leader-elect-renew-deadline 12s --leader-elect-retry-period='3s' --leader-elect-resource-name=cm-lock",
+      "--leader-elect-retry-period", "4s",
+    );
+    expect(code).toBe(0);
+    // slack = lease duration − renew deadline − retry period = 20 s − 12 s − 4 s.
+    expect(lines.join("\n")).toMatch(/candidates for lock orb-system\/cm-lock;[\s\S]*slack \(lease duration − renew deadline − retry period\): 4000 ms/);
+    const { configuration } = JSON.parse(readFileSync(path.join(dir, "results.json"), "utf8"));
+    expect(configuration).toMatchObject({ leaseDurationMs: 20_000, renewDeadlineMs: 12_000, retryPeriodMs: 4_000, lock: "orb-system/cm-lock" });
+  });
+
+  it("takes node lifecycle parameters from --controller-manager-flags and node agent ones from --node-agent-config", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "simulate-"));
+    const config = path.join(dir, "node-agent.yaml");
+    writeFileSync(config, "apiVersion: nodeagent.config.orb.io/v1beta1\nkind: NodeAgentConfiguration\nnodeStatusUpdateFrequency: 20s\nnodeLeaseDurationSeconds: 60\n");
+    const { code, lines } = await run(
+      "simulate", "--scenario", "node-eviction", "--seed", "5", "--duration", "1m", "--nodes", "3", "--zones", "1", "--pods", "3", "--report-dir", dir,
+      "--controller-manager-flags", "--node-monitor-grace-period=90s --node-eviction-rate=0.5", "--node-agent-config", config,
+      "--node-status-update-frequency", "15s",
+    );
+    expect(code).toBe(0);
+    expect(lines.join("\n")).toMatch(/grace period 90000 ms, monitor period 5000 ms, eviction rate 0.5\/s/);
+    const { configuration } = JSON.parse(readFileSync(path.join(dir, "results.json"), "utf8"));
+    expect(configuration.lifecycle).toMatchObject({ nodeMonitorGracePeriodMs: 90_000, nodeEvictionRate: 0.5 });
+    // The flag overrides the file's 20s, and defaults nodeStatusReportFrequency to itself (doc 3 §2.4).
+    expect(configuration.agent).toEqual({ nodeStatusUpdateFrequencyMs: 15_000, nodeStatusReportFrequencyMs: 15_000, nodeLeaseDurationSeconds: 60, nodeLeaseRenewIntervalMs: 10_000 });
+  });
+
+  it("exits 1 with every finding, as validate does, when the flags or the node agent file break a rule, before running", async () => {
+    const flags = await run("simulate", "--scenario", "leader-election", "--controller-manager-flags", "--leader-elect-renew-deadline=20s --node-monitor-grace-priod=1m");
+    expect(flags.code).toBe(1);
+    expect(flags.lines).toEqual([]);
+    expect(flags.err).toMatch(/error doc2\/2.2\/renew-deadline-le-lease-duration: --leader-elect-renew-deadline=20s/);
+    expect(flags.err).toMatch(/unknown flag --node-monitor-grace-priod \(did you mean --node-monitor-grace-period\?\)/);
+    const single = await run("simulate", "--scenario", "leader-election", "--leader-elect-renew-deadline", "20s");
+    expect(single.code).toBe(1);
+    expect(single.err).toMatch(/renew deadline 20s exceeds the lease duration/);
+    const dir = mkdtempSync(path.join(tmpdir(), "simulate-"));
+    const config = path.join(dir, "bad.yaml");
+    writeFileSync(config, "apiVersion: nodeagent.config.orb.io/v1beta1\nkind: NodeAgentConfiguration\nnodeLeaseDurationSeconds: -1\nnodeStatusUpdateFrequncy: 1s\n");
+    const file = await run("simulate", "--scenario", "node-eviction", "--node-agent-config", config);
+    expect(file.code).toBe(1);
+    expect(file.lines).toEqual([]);
+    expect(file.err).toMatch(/error doc3\/2.4\/node-lease-duration-positive: nodeLeaseDurationSeconds=-1/);
+    expect(file.err).toMatch(/unknown field "nodeStatusUpdateFrequncy"/);
+  });
+
+  it("exits 2 for an unreadable node agent file, an unbalanced quote, or a flag the scenario cannot use", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "simulate-"));
+    const kubelet = path.join(dir, "kubelet.yaml");
+    writeFileSync(kubelet, "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n");
+    const cases: [string[], RegExp][] = [
+      [["--scenario", "node-eviction", "--node-agent-config", path.join(dir, "missing.yaml")], /--node-agent-config: cannot read/],
+      [["--scenario", "node-eviction", "--controller-manager-flags", "--leader-elect-resource-name='x"], /unterminated ' quote/],
+      [["--scenario", "leader-election", "--node-agent-config", kubelet], /applies to --scenario node-eviction/],
+      [["--scenario", "leader-election", "--daemon", "scheduler", "--controller-manager-flags", "--leader-elect=true"], /with --daemon scheduler/],
+      [["--scenario", "node-eviction", "--node-agent-config", kubelet], /kubernetes-dialect file \(kubelet.config.k8s.io\/v1beta1\) but --dialect is orb/],
+    ];
+    for (const [argv, message] of cases) {
+      const result = await run("simulate", ...argv);
+      expect(result.code, argv.join(" ")).toBe(2);
+      expect(result.err, argv.join(" ")).toMatch(message);
+    }
   });
 });

@@ -1,9 +1,18 @@
 /** `orb-harness simulate`: run a control-plane scenario in virtual time, check it, report it (wiring only). */
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { dialectByName, type DialectName } from "../../spec/dialects.ts";
-import { InvalidConfigurationError } from "../../sim/config/simulation-parameters.ts";
+import {
+  InvalidConfigurationError,
+  nodeAgentConfigForSimulation,
+  nodeAgentParameters,
+  type LeaderElectionParameters,
+  type NodeAgentParameters,
+  type NodeLifecycleParameters,
+} from "../../sim/config/simulation-parameters.ts";
 import { GoDurationError, parseGoDuration } from "../../sim/config/go-duration.ts";
+import { quoteFlagWord, splitFlagLine } from "../../sim/config/go-flags.ts";
 import { formatFaultSpec, FaultSpecError, isFaultSpec, parseFaultSpec } from "../../sim/faults/fault-spec.ts";
 import type { Fault } from "../../sim/faults/fault-schedule.ts";
 import type { LatencyDistribution } from "../../sim/faults/network.ts";
@@ -33,7 +42,7 @@ const DOC3_FLAGS = { "node-status-update-frequency": "nodeStatusUpdateFrequency"
 const FLAGS: FlagSpec = {
   scenario: "string", seed: "string", duration: "string", candidates: "integer", nodes: "integer", zones: "integer", pods: "integer",
   faults: "string", "report-dir": "string", dialect: "string", "kubernetes-version": "string", daemon: "string", client: "string",
-  latency: "string", "history-window": "string",
+  latency: "string", "history-window": "string", "controller-manager-flags": "string", "node-agent-config": "string",
   ...Object.fromEntries(DOC2_FLAGS.map((name) => [name, "string"])),
   ...Object.fromEntries(Object.keys(DOC3_FLAGS).map((name) => [name, "string"])),
 };
@@ -54,12 +63,19 @@ export const simulateCommand: CliCommand = {
     "  --client        http (HTTP-shaped requests; leader-election default) or store (store-level; node-eviction default)",
     "  --latency       one-way API latency min/mean-extra/max, e.g. 1ms/2ms/50ms",
     "  --kubernetes-version  with --dialect kubernetes: 1.32 and later default the grace period to 50s (default 1.26)",
+    "  --controller-manager-flags \"…\"  the controller manager's command line (doc 2), quoted as one argument, e.g.",
+    "                  \"--leader-elect-lease-duration=20s --node-monitor-grace-period=30s\"; leader election and node",
+    "                  lifecycle parameters come from it; the single doc 2 flags below are applied after it",
+    "  --node-agent-config FILE  node agent configuration (doc 3, YAML or JSON; node-eviction); the doc 3 flags",
+    "                  below override its fields",
     `  doc 2 options:  ${DOC2_FLAGS.map((name) => `--${name}`).join(" ")}`,
     `  doc 3 fields:   ${Object.keys(DOC3_FLAGS).map((name) => `--${name}`).join(" ")}`,
     "",
     "Prints a summary, `invariants: N held, M violated`, `time-compression: X` (virtual seconds per wall second)",
     "and, last, `trace-hash: <hex>`. Writes results.json and index.html to --report-dir",
     "(default reports/out/simulation/<scenario>-<seed>). Exit 0 when every invariant held, 1 otherwise, 2 for usage errors.",
+    "Flags or a node agent file that break a rule of doc 2 or 3 exit 1 before anything runs, with every finding",
+    "(as `orb-harness validate` does); an unreadable file or an unbalanced quote in a flag line is a usage error.",
   ].join("\n"),
   async run(args, output) {
     const { values, positionals } = parseFlags(args, FLAGS);
@@ -78,31 +94,37 @@ export const simulateCommand: CliCommand = {
     const pods = (values.get("pods") as number | undefined) ?? nodes * 10;
     const latency = flag("latency") === undefined ? undefined : latencyOrUsage(flag("latency")!);
     const faults = faultsOrUsage(flag("faults"), scenario, seed, { durationMs, candidates, nodes, zones });
-    const doc2 = DOC2_FLAGS.filter((name) => flag(name) !== undefined).map((name) => `--${name}=${flag(name)}`);
-    const doc3 = Object.fromEntries(Object.entries(DOC3_FLAGS).filter(([name]) => flag(name) !== undefined).map(([name, field]) => [field, field === "nodeLeaseDurationSeconds" ? Number(flag(name)) : flag(name)]));
     const client = flag("client");
     if (client !== undefined && client !== "http" && client !== "store") throw new UsageError("--client must be http or store");
+    // Validated before anything runs: a configuration that breaks a rule exits 1, as `validate` does.
+    let configured: Configured;
+    try {
+      configured = await configure(scenario, dialect, flag);
+    } catch (error) {
+      if (!(error instanceof InvalidConfigurationError)) throw error;
+      for (const line of `orb-harness simulate: ${error.message}`.split("\n")) output.err(line);
+      return 1;
+    }
     output.out(`simulate ${scenario}: seed ${seed}, ${flag("duration") ?? (scenario === "leader-election" ? "5m" : "30m")} of virtual time, faults: ${formatFaultSpec(faults) || "none"}`);
     const clock = { start: performance.now(), started: 0, ended: 0 };
     const hooks = { onStarted: () => void (clock.started = performance.now()), onRunEnded: () => void (clock.ended = performance.now()) };
     let result: ScenarioResult;
     try {
       result =
-        scenario === "leader-election"
+        configured.scenario === "leader-election"
           ? await runLeaderElectionScenario({
               seed, durationMs, candidates, dialect, faults, ...hooks,
-              election: electionParameters((flag("daemon") ?? "controller-manager") as "controller-manager" | "scheduler", dialect, doc2),
+              election: configured.election,
               ...(latency && { latency }), ...(client && { client: client as "http" | "store" }),
             })
           : await runNodeEvictionScenario({
               seed, durationMs, nodes, zones, pods, dialect, faults, ...hooks,
-              lifecycle: lifecycleParameters(dialect, flag("kubernetes-version"), doc2),
-              agent: agentParameters(dialect, doc3),
+              lifecycle: configured.lifecycle,
+              agent: configured.agent,
               ...(latency && { latency }), ...(client && { client: client as "http" | "store" }),
               ...(flag("history-window") !== undefined && { historyWindowMs: durationOrUsage("history-window", flag("history-window")!) }),
             });
     } catch (error) {
-      if (error instanceof InvalidConfigurationError) throw new UsageError(error.message);
       if (error instanceof Error && error.message.startsWith("unknown fault target")) throw new UsageError(error.message);
       throw error;
     }
@@ -128,6 +150,75 @@ export const simulateCommand: CliCommand = {
     return violated === 0 ? 0 : 1;
   },
 };
+
+/** The validated parameters a scenario takes: leader election, or node lifecycle and node agent. */
+type Configured =
+  | { readonly scenario: "leader-election"; readonly election: LeaderElectionParameters }
+  | { readonly scenario: "node-eviction"; readonly lifecycle: NodeLifecycleParameters; readonly agent: NodeAgentParameters };
+
+/**
+ * The scenario's parameters from doc 2 flags (`--controller-manager-flags`, then the single doc 2
+ * flags, so those win as a repeated Go flag does) and the doc 3 configuration (`--node-agent-config`,
+ * its fields overridden by the single doc 3 flags), validated by sim/config. Throws
+ * InvalidConfigurationError when a rule is broken, UsageError for bad combinations.
+ */
+async function configure(scenario: ScenarioName, dialect: DialectName, flag: (name: string) => string | undefined): Promise<Configured> {
+  const daemon = flag("daemon") ?? "controller-manager";
+  if (daemon !== "controller-manager" && daemon !== "scheduler") throw new UsageError("--daemon must be controller-manager or scheduler");
+  if (flag("controller-manager-flags") !== undefined && scenario === "leader-election" && daemon !== "controller-manager") {
+    throw new UsageError("--controller-manager-flags sets the controller manager's options; with --daemon scheduler give single --leader-elect-… flags");
+  }
+  if (flag("node-agent-config") !== undefined && scenario !== "node-eviction") {
+    throw new UsageError("--node-agent-config applies to --scenario node-eviction (leader election runs no node agents)");
+  }
+  // Words quoted again, since the parameter functions join them into one line and split it.
+  const doc2 = [
+    ...flagLineOrUsage(flag("controller-manager-flags")),
+    ...DOC2_FLAGS.filter((name) => flag(name) !== undefined).map((name) => `--${name}=${flag(name)}`),
+  ].map(quoteFlagWord);
+  if (scenario === "leader-election") return { scenario, election: electionParameters(daemon, dialect, doc2) };
+  const doc3 = Object.fromEntries(
+    Object.entries(DOC3_FLAGS)
+      .filter(([name]) => flag(name) !== undefined)
+      .map(([name, field]) => [field, field === "nodeLeaseDurationSeconds" ? Number(flag(name)) : flag(name)]),
+  );
+  const agentFile = flag("node-agent-config");
+  const agent = agentFile === undefined ? agentParameters(dialect, doc3) : agentFromFile(await readConfigFile(agentFile), doc3, dialect);
+  try {
+    return { scenario, lifecycle: lifecycleParameters(dialect, flag("kubernetes-version"), doc2), agent };
+  } catch (error) {
+    // Only --kubernetes-version is parsed there without validation (defaultNodeMonitorGracePeriodMs).
+    if (error instanceof RangeError) throw new UsageError(`--kubernetes-version: ${error.message}`);
+    throw error;
+  }
+}
+
+function flagLineOrUsage(line: string | undefined): string[] {
+  if (line === undefined) return [];
+  try {
+    return splitFlagLine(line);
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new UsageError(`--controller-manager-flags: ${error.message}`);
+    throw error;
+  }
+}
+
+async function readConfigFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`--node-agent-config: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+// The file's apiVersion names its dialect (doc 3 §2); it must be the one the simulation speaks.
+function agentFromFile(text: string, overrides: Readonly<Record<string, unknown>>, dialect: DialectName): NodeAgentParameters {
+  const validation = nodeAgentConfigForSimulation(text, overrides);
+  if (validation.dialect !== dialect) {
+    throw new UsageError(`--node-agent-config is a ${validation.dialect}-dialect file (${String(validation.config?.["apiVersion"])}) but --dialect is ${dialect}`);
+  }
+  return nodeAgentParameters(validation);
+}
 
 function positive(name: string, value: number): number {
   if (!(value >= 1)) throw new UsageError(`--${name} must be at least 1, got ${value}`);

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readGoFlags, splitFlagLine, type FlagTable } from "./go-flags.ts";
+import { joinFlagLine, quoteFlagWord, readGoFlags, splitFlagLine, type FlagTable } from "./go-flags.ts";
 
 const table: FlagTable = {
   long: new Map([
@@ -76,5 +77,26 @@ describe("splitFlagLine", () => {
     expect(splitFlagLine("  --a=1   --b 'x y'  --c=\"q\\\"r\" d\\ e ''")).toEqual(["--a=1", "--b", "x y", '--c=q"r', "d e", ""]);
     expect(splitFlagLine("")).toEqual([]);
     expect(() => splitFlagLine("--a='x")).toThrow("unterminated");
+  });
+});
+
+describe("joinFlagLine", () => {
+  it("quotes only what needs it, keeping a --name= prefix bare", () => {
+    expect(quoteFlagWord("--a=1")).toBe("--a=1");
+    expect(quoteFlagWord("--name=x y")).toBe("--name='x y'");
+    expect(quoteFlagWord("it's")).toBe(`'it'"'"'s'`);
+    expect(quoteFlagWord("")).toBe("''");
+  });
+
+  it("splitFlagLine reads back exactly the words joined (property)", () => {
+    // Printable ASCII and the characters splitFlagLine treats specially (Unicode spaces included).
+    const char = fc.oneof(fc.constantFrom(" ", "\t", "\n", "'", '"', "\\", "=", "-", "\u00a0", "\u2028"), fc.string({ minLength: 1, maxLength: 1 }));
+    const word = fc.oneof(fc.string({ unit: char }), fc.constantFrom("--name=x y", "--a=' b", "-v"));
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 6 }), (words) => {
+        expect(splitFlagLine(joinFlagLine(words))).toEqual(words);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -118,7 +118,7 @@ function readShorts(arg: string, table: FlagTable, next: () => string | undefine
 }
 
 /**
- * Splits one string of flags (as `simulate --controller-manager-flags "…"` will take them) into
+ * Splits one string of flags (as `simulate --controller-manager-flags "…"` takes them) into
  * words the way a POSIX shell would: whitespace separates, single quotes keep everything,
  * double quotes keep everything but `\"` and `\\`, and a backslash outside quotes escapes.
  */
@@ -149,4 +149,21 @@ export function splitFlagLine(line: string): string[] {
   if (quote !== undefined) throw new SyntaxError(`unterminated ${quote} quote in ${JSON.stringify(line)}`);
   if (inWord) words.push(word);
   return words;
+}
+
+/**
+ * One word quoted so that `splitFlagLine` reads it back unchanged: as is when it holds no
+ * whitespace, quote or backslash; otherwise in single quotes, after a `--name=` prefix left bare so
+ * the word still starts with its flag's name (callers look flags up by that prefix).
+ */
+export function quoteFlagWord(word: string): string {
+  if (word !== "" && !/[\s'"\\]/.test(word)) return word;
+  const prefix = /^--?[A-Za-z0-9][A-Za-z0-9-]*=/.exec(word)?.[0] ?? "";
+  // Inside single quotes nothing is special but the quote itself: close, put it in double quotes, reopen.
+  return `${prefix}'${word.slice(prefix.length).replaceAll("'", `'"'"'`)}'`;
+}
+
+/** Words joined into one flag line that `splitFlagLine` splits back into the same words. */
+export function joinFlagLine(words: readonly string[]): string {
+  return words.map(quoteFlagWord).join(" ");
 }

@@ -158,7 +158,7 @@ export const doc3Checks: Record<Doc3RuleId, Check | "schema" | "while-reading" |
   },
   "doc3/2.6/system-cgroups-needs-cgroup-root": ({ config }) =>
     str(config, "systemCgroups") !== "" && str(config, "cgroupRoot") === ""
-      ? [fail("doc3/2.6/system-cgroups-needs-cgroup-root", "systemCgroups", config["systemCgroups"], "cgroupRoot must be set when systemCgroups is")]
+      ? [fail("doc3/2.6/system-cgroups-needs-cgroup-root", "systemCgroups", config["systemCgroups"], "cgroupRoot must be set when systemCgroups is set")]
       : [],
   "doc3/2.6/cgroup-driver": "schema",
   "doc3/2.6/cpu-manager-policy": "schema",

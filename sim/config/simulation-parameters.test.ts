@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { daemonOptionsForSimulation, InvalidConfigurationError, leaderElectionParameters, nodeAgentParameters, nodeLifecycleParameters, zoneEvictionRate, zoneUnhealthy } from "./simulation-parameters.ts";
+import { daemonOptionsForSimulation, InvalidConfigurationError, leaderElectionParameters, nodeAgentConfigForSimulation, nodeAgentParameters, nodeLifecycleParameters, zoneEvictionRate, zoneUnhealthy } from "./simulation-parameters.ts";
 import { validateDaemonOptions } from "./validate-daemon-options.ts";
 import { validateNodeAgentConfigText } from "./validate-node-agent-config.ts";
 
@@ -17,7 +17,7 @@ describe("leaderElectionParameters (doc 2 §2.2)", () => {
     expect(leaderElectionParameters(validateDaemonOptions("scheduler", [], "kubernetes").options)).toMatchObject({ resourceName: "kube-scheduler", resourceNamespace: "kube-system" });
   });
 
-  it("takes them from a flag line, as simulate --controller-manager-flags will", () => {
+  it("takes them from a flag line, as simulate --controller-manager-flags does", () => {
     const { options } = daemonOptionsForSimulation("controller-manager", "--leader-elect-lease-duration=1m --leader-elect-renew-deadline '45s' --leader-elect-retry-period=1.5s");
     expect(leaderElectionParameters(options)).toMatchObject({ leaseDurationMs: 60_000, renewDeadlineMs: 45_000, retryPeriodMs: 1_500 });
   });
@@ -75,5 +75,35 @@ describe("nodeAgentParameters (doc 3 §2.4)", () => {
 
   it("refuses an invalid configuration", () => {
     expect(() => nodeAgentParameters(validateNodeAgentConfigText("apiVersion: nodeagent.config.orb.io/v1beta1\nkind: NodeAgentConfiguration\nnodeLeaseDurationSeconds: -1\n"))).toThrow(InvalidConfigurationError);
+  });
+});
+
+describe("nodeAgentConfigForSimulation (simulate --node-agent-config)", () => {
+  const header = "apiVersion: nodeagent.config.orb.io/v1beta1\nkind: NodeAgentConfiguration\n";
+
+  it("validates the file; fields given as overrides replace the file's before defaulting", () => {
+    const file = `${header}nodeStatusUpdateFrequency: 20s\nnodeLeaseDurationSeconds: 60\n`;
+    expect(nodeAgentParameters(nodeAgentConfigForSimulation(file))).toMatchObject({ nodeStatusUpdateFrequencyMs: 20_000, nodeStatusReportFrequencyMs: 20_000, nodeLeaseDurationSeconds: 60 });
+    // The explicit override, not the file's value, defaults nodeStatusReportFrequency (doc 3 §2.4).
+    const overridden = nodeAgentParameters(nodeAgentConfigForSimulation(file, { nodeStatusUpdateFrequency: "5s" }));
+    expect(overridden).toMatchObject({ nodeStatusUpdateFrequencyMs: 5_000, nodeStatusReportFrequencyMs: 5_000, nodeLeaseDurationSeconds: 60 });
+  });
+
+  it("refuses an invalid file with every error, and a file that does not parse", () => {
+    const bad = () => nodeAgentConfigForSimulation(`${header}nodeLeaseDurationSeconds: -5\nnodeLeaseDurationSecond: 5\noomScoreAdj: 5000\n`);
+    expect(bad).toThrow(InvalidConfigurationError);
+    const message = (() => {
+      try {
+        bad();
+        return "";
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).toMatch(/unknown field "nodeLeaseDurationSecond" \(did you mean "nodeLeaseDurationSeconds"\?\)/);
+    expect(message).toMatch(/doc3\/2.4\/node-lease-duration-positive: nodeLeaseDurationSeconds=-5/);
+    expect(message).toMatch(/doc3\/2.6\/oom-score-adj-range: oomScoreAdj=5000/);
+    expect(() => nodeAgentConfigForSimulation("a: [1,")).toThrow(/doc3\/2\/file-syntax/);
+    expect(() => nodeAgentConfigForSimulation(`${header}nodeLeaseDurationSeconds: 40\n`, { nodeLeaseDurationSeconds: -1 })).toThrow(/node-lease-duration-positive/);
   });
 });

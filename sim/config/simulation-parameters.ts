@@ -6,12 +6,14 @@
  */
 import type { DialectName } from "../../spec/dialects.ts";
 import type { Daemon } from "../../spec/doc2/daemon-options.ts";
+import { parseConfigText } from "./config-file.ts";
 import type { DaemonOptions } from "./daemon-options.ts";
 import { formatFinding, type Finding } from "./finding.ts";
 import { goDurationToMs, parseGoDuration } from "./go-duration.ts";
 import { splitFlagLine } from "./go-flags.ts";
 import { validateDaemonOptions, type DaemonValidation } from "./validate-daemon-options.ts";
-import type { NodeAgentValidation } from "./validate-node-agent-config.ts";
+import { isPlainObject } from "./schema-check.ts";
+import { validateNodeAgentConfig, validateNodeAgentConfigText, type NodeAgentValidation } from "./validate-node-agent-config.ts";
 
 /** A configuration with errors was handed to the simulation. */
 export class InvalidConfigurationError extends Error {
@@ -138,7 +140,22 @@ function leaseRenewIntervalMs(dialect: DialectName, leaseSeconds: number): numbe
  */
 export function daemonOptionsForSimulation(daemon: Daemon, flagLine: string, dialect: DialectName = "orb"): DaemonValidation {
   const validation = validateDaemonOptions(daemon, splitFlagLine(flagLine), dialect);
-  if (!validation.valid) throw new InvalidConfigurationError(`the ${daemon} flags`, validation.findings);
+  if (!validation.valid) throw new InvalidConfigurationError(`the ${daemon} command line`, validation.findings);
+  return validation;
+}
+
+/**
+ * Validates the text of a node agent configuration file (as `simulate --node-agent-config FILE`
+ * takes it) and returns the validation; throws InvalidConfigurationError when there are errors.
+ * `overrides` (top-level fields given some other way) replace the file's fields before defaulting,
+ * so an explicit nodeStatusUpdateFrequency still defaults nodeStatusReportFrequency (doc 3 §2.4).
+ */
+export function nodeAgentConfigForSimulation(text: string, overrides: Readonly<Record<string, unknown>> = {}): NodeAgentValidation {
+  const parsed = parseConfigText(text);
+  const document = parsed.ok && isPlainObject(parsed.value) ? { ...parsed.value, ...overrides } : undefined;
+  // A file that does not parse, or is not a mapping, gets validation's own finding for it.
+  const validation = document === undefined ? validateNodeAgentConfigText(text) : validateNodeAgentConfig(document);
+  if (!validation.valid) throw new InvalidConfigurationError("the node agent configuration", validation.findings);
   return validation;
 }
 
