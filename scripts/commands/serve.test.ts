@@ -210,6 +210,22 @@ describe("orb-harness serve", { timeout: TEST_TIMEOUT_MS }, () => {
       expect(pages.filter((line) => /[?&]continue=/.test(line))).toHaveLength(2);
     });
 
+    it("apply -f creates, then configures only what changed (client-side apply: last-applied annotation, strategic merge patch)", async () => {
+      const documents = (value: string) => [namespaceYaml("applying"), configMapYaml("applying", "applied", { key: value })];
+      const file = await yamlFile("apply.yaml", documents("one"));
+      const first = await kubectl("apply", "-f", file);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout.trim().split("\n")).toEqual(["namespace/applying created", "configmap/applied created"]);
+      await writeFile(file, documents("two").join("---\n"));
+      const second = await kubectl("apply", "-f", file);
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stdout.trim().split("\n")).toEqual(["namespace/applying unchanged", "configmap/applied configured"]);
+      const got = await kubectl("get", "cm", "applied", "-n", "applying", "-o", "json");
+      const object = JSON.parse(got.stdout);
+      expect(object.data).toEqual({ key: "two" });
+      expect(JSON.parse(object.metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"]).data).toEqual({ key: "two" });
+    });
+
     it("get --raw with limit=1 returns a ConfigMapList with a continue token", async () => {
       const raw = await kubectl("get", "--raw", "/api/v1/namespaces/paging/configmaps?limit=1");
       expect(raw.code, raw.stderr).toBe(0);
@@ -236,6 +252,34 @@ describe("orb-harness serve", { timeout: TEST_TIMEOUT_MS }, () => {
       const gone = await kubectl("get", "cm", "page-1", "-n", "paging");
       expect(gone.code).toBe(1);
       expect(gone.stderr).toMatch(/Error from server \(NotFound\): configmaps "page-1" not found/);
+    });
+
+    it("create and patch --dry-run=server answer the would-be object and leave the store as it was", async () => {
+      const dryCreate = await kubectl("create", "configmap", "dry-made", "-n", "paging", "--from-literal=k=v", "--dry-run=server", "-o", "json");
+      expect(dryCreate.code, dryCreate.stderr).toBe(0);
+      expect(JSON.parse(dryCreate.stdout)).toMatchObject({ metadata: { name: "dry-made", uid: expect.any(String) }, data: { k: "v" } });
+      const absent = await kubectl("get", "cm", "dry-made", "-n", "paging");
+      expect([absent.code, absent.stderr.trim()]).toEqual([1, 'Error from server (NotFound): configmaps "dry-made" not found']);
+
+      const before = JSON.parse((await kubectl("get", "cm", "page-2", "-n", "paging", "-o", "json")).stdout);
+      const dryPatch = await kubectl("patch", "cm", "page-2", "-n", "paging", "--type", "merge", "-p", '{"data":{"i":"patched"}}', "--dry-run=server", "-o", "json");
+      expect(dryPatch.code, dryPatch.stderr).toBe(0);
+      expect(JSON.parse(dryPatch.stdout).data).toEqual({ i: "patched" });
+      const after = JSON.parse((await kubectl("get", "cm", "page-2", "-n", "paging", "-o", "json")).stdout);
+      expect([after.data, after.metadata.resourceVersion]).toEqual([before.data, before.metadata.resourceVersion]);
+    });
+
+    it("create configmap sends and receives Protobuf, and the object reads back as JSON", async () => {
+      const created = await kubectl("create", "configmap", "via-protobuf", "-n", "paging", "--from-literal=k=v", "-v=8");
+      expect(created.code, created.stderr).toBe(0);
+      expect(created.stdout.trim()).toBe("configmap/via-protobuf created");
+      // -v=8 logs the POST's request and response headers: Protobuf both ways, answered 201.
+      const exchange = created.stderr.slice(created.stderr.search(/POST \S+\/api\/v1\/namespaces\/paging\/configmaps/));
+      const [requestHeaders = "", responseHeaders = ""] = exchange.split("Response Status: 201 Created");
+      expect(requestHeaders).toMatch(/Content-Type: application\/vnd\.kubernetes\.protobuf$/m);
+      expect(responseHeaders.split("Response Body")[0]).toMatch(/Content-Type: application\/vnd\.kubernetes\.protobuf$/m);
+      const got = await kubectl("get", "cm", "via-protobuf", "-n", "paging", "-o", "jsonpath={.data.k}");
+      expect([got.code, got.stdout]).toEqual([0, "v"]);
     });
 
     it("get -w prints a line for an object created after the watch started", async () => {
@@ -284,16 +328,30 @@ describe("orb-harness serve", { timeout: TEST_TIMEOUT_MS }, () => {
   });
 });
 
-describe("orb-harness serve usage errors", { timeout: TEST_TIMEOUT_MS }, () => {
-  // Both processes start at once: each run is mostly node + tsx start-up.
+describe("orb-harness serve usage errors, and SIGINT", { timeout: TEST_TIMEOUT_MS }, () => {
+  // The processes start at once: each run is mostly node + tsx start-up.
   let badPort: Finished;
   let badDialect: Finished;
+  let interrupted: Finished;
   beforeAll(async () => {
-    [badPort, badDialect] = await Promise.all([
+    const interruptedRun = async () => {
+      const serving = startCli("serve", "--port", "0");
+      await serving.waitForOutput(/^serving on http:\/\/127\.0\.0\.1:\d+ /, START_MS);
+      serving.child.kill("SIGINT"); // what Ctrl-C sends
+      return serving.exited(WAIT_MS);
+    };
+    [badPort, badDialect, interrupted] = await Promise.all([
       startCli("serve", "--port", "99999").exited(START_MS),
       startCli("serve", "--dialect", "nope").exited(START_MS),
+      interruptedRun(),
     ]);
-  }, START_MS + 5_000);
+  }, START_MS + WAIT_MS + 5_000);
+
+  it("stops on SIGINT: exit 0 and `stopped`, nothing on stderr", () => {
+    expect({ code: interrupted.code, signal: interrupted.signal }).toEqual({ code: 0, signal: null });
+    expect(interrupted.stdout.trim().split("\n").at(-1)).toBe("stopped");
+    expect(interrupted.stderr).toBe("");
+  });
 
   it("exits 2 with a message for --port 99999", () => {
     expect(badPort.code, badPort.stderr).toBe(2);

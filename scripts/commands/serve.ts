@@ -5,7 +5,7 @@ import { dialectByName } from "../../spec/dialects.ts";
 import { maxRequestBodyBytes } from "../../spec/doc1/limits.ts";
 import { failure } from "../../sim/apiserver/api-error.ts";
 import { ApiServer } from "../../sim/apiserver/api-server.ts";
-import { errorResponse } from "../../sim/apiserver/http-response.ts";
+import { errorResponse, refusedResponse } from "../../sim/apiserver/http-response.ts";
 import { goPlatform } from "../../sim/apiserver/server-version.ts";
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "../../sim/apiserver/admission/service-allocation.ts";
 import { parseSideEffectPlugin } from "../../sim/apiserver/admission/side-effect-plugins.ts";
@@ -137,10 +137,10 @@ export const serveCommand: CliCommand = {
       port,
       maxBodyBytes: maxRequestBodyBytes,
       tooLarge: () => errorResponse(failure("RequestEntityTooLarge", `Request entity too large: limit is ${maxRequestBodyBytes}`)),
+      refused: refusedResponse,
     });
-    output.out(`serving on ${http.url} (dialect ${dialect.name})`);
-    if (planted.size > 0) output.err(`WARNING: this server is wrong on purpose: planted defects ${[...planted].join(", ")} (see --defect help)`);
-    await new Promise<void>((resolve) => {
+    // The handlers go in before the URL is printed: whoever waits for that line may signal at once.
+    const stopRequested = new Promise<void>((resolve) => {
       process.once("SIGINT", () => resolve());
       // Graceful: /readyz fails now, requests are served through the shutdown delay, then we stop.
       process.once("SIGTERM", () => {
@@ -148,6 +148,9 @@ export const serveCommand: CliCommand = {
         server.beginShutdown(resolve);
       });
     });
+    output.out(`serving on ${http.url} (dialect ${dialect.name})`);
+    if (planted.size > 0) output.err(`WARNING: this server is wrong on purpose: planted defects ${[...planted].join(", ")} (see --defect help)`);
+    await stopRequested;
     server.close();
     await http.close();
     output.out("stopped");

@@ -11,7 +11,8 @@ import { decodeObject, readBody } from "./request-body.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 import { storageKey, withTypeMeta } from "./stored-resource.ts";
 import { withCreateDefaults } from "./type-defaults.ts";
-import { unknownFields } from "./unknown-fields.ts";
+import { unknownFields, withoutUnknownFields } from "./unknown-fields.ts";
+import { checkRequestValueTypes } from "./value-types.ts";
 
 /** A decoded request object, checked against the type, and the Warning header its unknown fields earn. */
 export async function decodeRequestObject(
@@ -34,7 +35,9 @@ export async function decodeRequestObject(
     unknown.length > 0 && validation === "Warn"
       ? { warning: unknown.map((field) => `299 - ${JSON.stringify(`unknown field ${JSON.stringify(field)}`)}`).join(", ") }
       : {};
-  return { object, warnings };
+  const known = withoutUnknownFields(object, unknown);
+  checkRequestValueTypes(type, known);
+  return { object: known, warnings };
 }
 
 /** Whether the request is a dry run, per the dialect's reading of a bare `dryRun` (doc 1 §4.4). */

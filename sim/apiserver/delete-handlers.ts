@@ -5,14 +5,15 @@
  */
 import { StoreError } from "../store/errors.ts";
 import type { StoredObject } from "../store/stored-object.ts";
-import { badRequest, failure, fromStoreError, notFound } from "./api-error.ts";
+import { failure, fromStoreError, notFound } from "./api-error.ts";
 import { isDryRun } from "./create-handler.ts";
 import { admitDelete } from "./admission/admission-chain.ts";
 import { rfc3339 } from "./object-stamping.ts";
 import { readList } from "./read-handlers.ts";
 import { parseResourceVersion } from "./read-revision.ts";
 import { negotiateRepresentation } from "./representation.ts";
-import { decodeJson, decodeObject, mediaTypeOf, readBody } from "./request-body.ts";
+import { readBody } from "./request-body.ts";
+import { readDeleteOptions, type DeletePreconditions } from "./delete-options.ts";
 import { apiVersionOf } from "./resource-types.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 import { listItem, storageKey, withTypeMeta } from "./stored-resource.ts";
@@ -23,23 +24,11 @@ export interface DeleteOutcome {
   readonly removed: boolean;
 }
 
-/** Preconditions a DeleteOptions body may carry (Kubernetes; doc 1 does not show the body). */
-interface DeletePreconditions {
-  readonly uid?: string;
-  readonly resourceVersion?: string;
-}
-
-/** The parts of a DeleteOptions body the server acts on (gracePeriodSeconds, propagationPolicy are accepted). */
-interface DeleteOptions {
-  readonly preconditions?: DeletePreconditions;
-  readonly dryRun?: readonly string[];
-}
-
 /** DELETE of one object. */
 export async function handleDelete(context: ServerContext, target: ResourceRequest): Promise<Response> {
   const { type } = target;
   const representation = negotiateRepresentation(context, target);
-  const options = await deleteOptions(context, target);
+  const options = await readDeleteOptions(context, target);
   const dry = isDryRun(context, target, "DeleteOptions", options.dryRun);
   const current = context.store.get(storageKey(type, target.namespace, target.name!));
   if (current === undefined) throw notFound(type, target.name!);
@@ -62,7 +51,7 @@ export async function handleDelete(context: ServerContext, target: ResourceReque
 export async function handleDeleteCollection(context: ServerContext, target: ResourceRequest): Promise<Response> {
   const { type } = target;
   const representation = negotiateRepresentation(context, target, { collection: true });
-  const options = await deleteOptions(context, target);
+  const options = await readDeleteOptions(context, target);
   const dry = isDryRun(context, target, "DeleteOptions", options.dryRun);
   const page = await readList(context, target);
   const deleted = page.items.map((object) =>
@@ -94,7 +83,7 @@ export async function handleEviction(context: ServerContext, target: ResourceReq
  */
 export function deleteObject(context: ServerContext, target: ResourceRequest, current: StoredObject, dry: boolean): DeleteOutcome {
   const { type } = target;
-  admitDelete(context, type, dry);
+  admitDelete(context, type, target.name!, dry);
   const key = storageKey(type, target.namespace, target.name!);
   const finalizers = (current.metadata["finalizers"] as unknown[] | undefined) ?? [];
   const isNamespace = type.kind === "Namespace";
@@ -123,20 +112,6 @@ export function deleteObject(context: ServerContext, target: ResourceRequest, cu
     if (error instanceof StoreError) throw fromStoreError(error, type, target.name!, formatRevision);
     throw error;
   }
-}
-
-/** The DeleteOptions body, if any: JSON (also without a Content-Type), or the dialect's Protobuf. */
-async function deleteOptions(context: ServerContext, target: ResourceRequest): Promise<DeleteOptions> {
-  const bytes = await readBody(target.request);
-  if (bytes.byteLength === 0) return {};
-  const protobuf = mediaTypeOf(target.request.headers.get("content-type")) === context.dialect.protobufMediaType.toLowerCase();
-  const options = protobuf ? decodeObject(bytes, "protobuf", "DeleteOptions") : decodeJson(bytes);
-  if (options === null || typeof options !== "object" || Array.isArray(options)) throw badRequest("DeleteOptions must be a JSON object");
-  const { preconditions, dryRun } = options as Record<string, unknown>;
-  if (dryRun !== undefined && !(Array.isArray(dryRun) && dryRun.every((value) => typeof value === "string"))) {
-    throw badRequest("DeleteOptions.dryRun must be a list of strings");
-  }
-  return { ...(preconditions !== undefined && { preconditions: preconditions as DeletePreconditions }), ...(dryRun !== undefined && { dryRun }) };
 }
 
 /** Conflict unless the object still has the uid and resourceVersion the client names (transcript delete-precondition-stale). */

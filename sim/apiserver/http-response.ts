@@ -1,5 +1,5 @@
 /** Building responses: JSON bodies, Status errors, and the plain-text 404 of unknown groups. */
-import { ApiError } from "./api-error.ts";
+import { ApiError, badRequest, methodNotAllowed } from "./api-error.ts";
 
 /** A JSON response. */
 export function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response {
@@ -15,4 +15,13 @@ export function errorResponse(error: ApiError): Response {
 /** Kubernetes' answer to a path no API group serves: plain text, not a Status (transcript unknown-group). */
 export function pageNotFound(): Response {
   return new Response("404 page not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+}
+
+/**
+ * The Status a socket adapter answers a request with when it cannot hand it to the handler: 405
+ * MethodNotAllowed for a method a fetch Request cannot carry (TRACE), 400 BadRequest for a target
+ * or Host header that makes no URL (sim/transport/http-server.ts `refused`).
+ */
+export function refusedResponse(status: 400 | 405, message: string): Response {
+  return errorResponse(status === 405 ? methodNotAllowed() : badRequest(message));
 }

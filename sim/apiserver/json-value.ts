@@ -30,3 +30,13 @@ export function cloneJson(value: unknown): JsonValue {
   }
   return value as JsonValue;
 }
+
+/**
+ * The items of a list of structs as Go decodes them: absent or null is an empty list, and a null
+ * item is the zero struct (`{}`). The value types were checked on the way in (value-types.ts), so
+ * a non-list here is only ever absent or null.
+ */
+export function structItems(value: unknown): Array<Record<string, unknown>> {
+  if (!Array.isArray(value)) return [];
+  return value.map((item: unknown) => (isJsonObject(item) ? item : {}));
+}

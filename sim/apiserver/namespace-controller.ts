@@ -49,7 +49,13 @@ export class NamespaceController {
       name,
       this.context.clock.setTimer(delayMs, () => {
         this.timers.delete(name);
-        this.reconcile(name);
+        try {
+          this.reconcile(name);
+        } catch {
+          // A timer callback that throws would take the whole server down (doc 1's server answers
+          // every input; it never crashes on one). Whatever refused this round is tried again later.
+          this.enqueue(name, NAMESPACE_RESYNC_MS);
+        }
       }),
     );
   }

@@ -1,7 +1,11 @@
 /**
  * Unknown fields of a request object, for `fieldValidation` (Strict: 400; Warn: a Warning header;
- * transcripts create-strict-unknown-field, create-warn-unknown-field). The server keeps no full
- * schemas, so it checks what clients most often get wrong: top-level fields and metadata fields.
+ * transcripts create-strict-unknown-field, create-warn-unknown-field). Kubernetes decodes a body
+ * into its Go type, so under Warn and Ignore an unknown field is dropped, not stored (transcript
+ * create-warn-unknown-field: the answer has no `bogusField`). The server keeps no full schemas, so
+ * it checks what clients most often get wrong: top-level fields of the built-in kinds, and metadata
+ * fields of every kind. A custom resource's top level is its definition's business (its schema may
+ * preserve unknown fields), so it is left alone.
  */
 import type { ResourceType } from "./resource-types.ts";
 
@@ -10,7 +14,9 @@ const OBJECT_META_FIELDS = new Set([
   "deletionTimestamp", "deletionGracePeriodSeconds", "labels", "annotations", "ownerReferences", "finalizers", "managedFields",
 ]);
 
-// Top-level fields of each kind besides kind, apiVersion and metadata (Kubernetes' API types).
+const SPEC_AND_STATUS = ["spec", "status"];
+
+// Top-level fields of each built-in kind besides kind, apiVersion and metadata (Kubernetes' API types).
 const TOP_LEVEL_FIELDS: Readonly<Record<string, readonly string[]>> = {
   ConfigMap: ["data", "binaryData", "immutable"],
   Secret: ["data", "stringData", "type", "immutable"],
@@ -19,15 +25,42 @@ const TOP_LEVEL_FIELDS: Readonly<Record<string, readonly string[]>> = {
     "series", "action", "related", "reportingComponent", "reportingInstance",
   ],
   Lease: ["spec"],
+  Namespace: SPEC_AND_STATUS,
+  Node: SPEC_AND_STATUS,
+  Pod: SPEC_AND_STATUS,
+  Service: SPEC_AND_STATUS,
+  Deployment: SPEC_AND_STATUS,
+  SubjectAccessReview: SPEC_AND_STATUS,
+  SelfSubjectAccessReview: SPEC_AND_STATUS,
 };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
 
 /** The unknown fields of `object`, as paths ("bogusField", "metadata.nmae"), in document order. */
 export function unknownFields(type: ResourceType, object: Record<string, unknown>): string[] {
-  const allowed = new Set(["kind", "apiVersion", "metadata", ...(TOP_LEVEL_FIELDS[type.kind] ?? ["spec", "status"])]);
-  const unknown = Object.keys(object).filter((field) => !allowed.has(field));
+  const known = TOP_LEVEL_FIELDS[type.kind];
+  const unknown: string[] = [];
+  if (known !== undefined) {
+    const allowed = new Set(["kind", "apiVersion", "metadata", ...known]);
+    unknown.push(...Object.keys(object).filter((field) => !allowed.has(field)));
+  }
   const metadata = object["metadata"];
-  if (metadata !== null && typeof metadata === "object" && !Array.isArray(metadata)) {
+  if (isPlainObject(metadata)) {
     unknown.push(...Object.keys(metadata).filter((field) => !OBJECT_META_FIELDS.has(field)).map((field) => `metadata.${field}`));
   }
   return unknown;
+}
+
+/** `object` without the fields `unknownFields` reported, as Go's decoding leaves them out. */
+export function withoutUnknownFields(object: Record<string, unknown>, unknown: readonly string[]): Record<string, unknown> {
+  if (unknown.length === 0) return object;
+  const dropped = new Set(unknown);
+  const kept = Object.fromEntries(Object.entries(object).filter(([field]) => !dropped.has(field)));
+  const metadata = object["metadata"];
+  if (isPlainObject(metadata)) {
+    kept["metadata"] = Object.fromEntries(Object.entries(metadata).filter(([field]) => !dropped.has(`metadata.${field}`)));
+  }
+  return kept;
 }

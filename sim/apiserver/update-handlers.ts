@@ -19,6 +19,7 @@ import { decodeJson, mediaTypeOf, PATCH_MEDIA_TYPES, readBody, unsupportedMediaT
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 import { storageKey, withoutTypeMeta, withTypeMeta } from "./stored-resource.ts";
 import { tracksGeneration } from "./type-defaults.ts";
+import { checkPatchedValueTypes } from "./value-types.ts";
 
 /** PUT of an object, or of its status subresource. */
 export async function handleUpdate(context: ServerContext, target: ResourceRequest): Promise<Response> {
@@ -67,8 +68,9 @@ export async function handlePatch(context: ServerContext, target: ResourceReques
   if (current === undefined) throw notFound(type, target.name!);
   const patched = applyPatch(patchKind, type.kind, withTypeMeta(type, current), patch);
   checkKind(type, patched);
+  checkPatchedValueTypes(type, patched);
   const metadata = metadataOf(patched);
-  if (metadata["name"] !== target.name) throw badRequest(`the name of the object (${String(metadata["name"])}) does not match the name on the URL (${target.name})`);
+  if (metadata["name"] !== target.name) throw badRequest(`the name of the object (${String(metadata["name"] ?? "")}) does not match the name on the URL (${target.name})`);
   // A resourceVersion the patch sets is a precondition (Kubernetes: Conflict when it is stale).
   const resourceVersion = metadata["resourceVersion"];
   const expectedRevision =

@@ -289,6 +289,22 @@ describe("http transport on a loopback socket", { timeout: TEST_TIMEOUT_MS }, ()
     // Still serving.
     expect((await request(`${s.url}/api/v1/namespaces`)).status).toBe(200);
   });
+
+  it("answers what a fetch Request cannot carry with a Status, not a 500: TRACE 405, a Host or target that makes no URL 400", async () => {
+    const cases: Array<[string, number, string]> = [
+      [`TRACE ${CM} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 405, "MethodNotAllowed"],
+      [`GET /version HTTP/1.1\r\nHost: a b\r\n\r\n`, 400, "BadRequest"],
+      // curl --request-target '*': "http://127.0.0.1:PORT*" has no valid port.
+      [`OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\n\r\n`, 400, "BadRequest"],
+    ];
+    for (const [head, code, reason] of cases) {
+      const { received } = await rawExchange(s.port, head, [], responseComplete);
+      const { statusLine, body } = rawStatus(received);
+      expect(statusLine, head).toMatch(new RegExp(`^HTTP/1\\.1 ${code} `));
+      expect(body).toMatchObject({ kind: "Status", status: "Failure", reason, code });
+    }
+    expect((await request(`${s.url}/api/v1/namespaces`)).status).toBe(200);
+  });
 });
 
 describe("http transport shutdown", { timeout: TEST_TIMEOUT_MS }, () => {

@@ -9,6 +9,9 @@ import type { AddressInfo } from "node:net";
 // How much of an oversized body is read (and dropped) before the connection is cut instead.
 const DRAIN_FACTOR = 8;
 
+// Methods node:http parses but the fetch Request refuses to carry (the Fetch standard forbids them).
+const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(["CONNECT", "TRACE", "TRACK"]);
+
 /** A fetch-style request handler. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -20,6 +23,11 @@ export interface HttpServeOptions {
   /** Largest request body read; past it `tooLarge()` answers without reading further. */
   readonly maxBodyBytes: number;
   readonly tooLarge: () => Response;
+  /**
+   * The answer to a request the handler cannot be given: 405 for a method a fetch Request cannot
+   * carry (TRACE), 400 for a target or Host header that makes no URL. Plain text unless given.
+   */
+  readonly refused?: (status: 400 | 405, message: string) => Response;
 }
 
 /** A running server. */
@@ -59,7 +67,19 @@ async function answer(handler: FetchHandler, options: HttpServeOptions, incoming
       await writeResponse(options.tooLarge(), outgoing);
       return;
     }
-    const response = await handler(toRequest(incoming, body));
+    const method = (incoming.method ?? "GET").toUpperCase();
+    if (FORBIDDEN_METHODS.has(method)) {
+      await writeResponse(refusal(options, 405, `method ${method} is not allowed`), outgoing);
+      return;
+    }
+    let request: Request;
+    try {
+      request = toRequest(incoming, body);
+    } catch (error) {
+      await writeResponse(refusal(options, 400, `malformed request: ${(error as Error).message}`), outgoing);
+      return;
+    }
+    const response = await handler(request);
     await writeResponse(response, outgoing);
   } catch (error) {
     // The handler answers every failure itself; this is only a broken connection or a bug.
@@ -70,6 +90,11 @@ async function answer(handler: FetchHandler, options: HttpServeOptions, incoming
       outgoing.destroy();
     }
   }
+}
+
+function refusal(options: HttpServeOptions, status: 400 | 405, message: string): Response {
+  if (options.refused !== undefined) return options.refused(status, message);
+  return new Response(`${message}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
 
 /**

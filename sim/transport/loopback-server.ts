@@ -1,12 +1,12 @@
 /**
  * Test helper: the embedded API server on a real socket at 127.0.0.1 and a free port, in real time,
- * wired as `orb-harness serve` wires it (same body cap and 413 answer). Callers must `close()` it.
+ * wired as `orb-harness serve` wires it (same body cap, 413 answer and Status for refused requests). Callers must `close()` it.
  */
 import { dialectByName, type DialectName } from "../../spec/dialects.ts";
 import { maxRequestBodyBytes } from "../../spec/doc1/limits.ts";
 import { failure } from "../apiserver/api-error.ts";
 import { ApiServer, type ApiServerOptions } from "../apiserver/api-server.ts";
-import { errorResponse } from "../apiserver/http-response.ts";
+import { errorResponse, refusedResponse } from "../apiserver/http-response.ts";
 import { realClock } from "../kernel/real-clock.ts";
 import { Rng } from "../kernel/rng.ts";
 import { serveHttp, type FetchHandler, type HttpServerHandle } from "./http-server.ts";
@@ -53,7 +53,7 @@ export async function startLoopbackServer(options: LoopbackOptions = {}): Promis
     dialect: dialectByName(dialectName),
   });
   const handler = wrap === undefined ? server.handle : wrap(server.handle);
-  const listen = (port: number) => serveHttp(handler, { host: "127.0.0.1", port, maxBodyBytes: maxRequestBodyBytes, tooLarge: tooLargeResponse });
+  const listen = (port: number) => serveHttp(handler, { host: "127.0.0.1", port, maxBodyBytes: maxRequestBodyBytes, tooLarge: tooLargeResponse, refused: refusedResponse });
   let http: HttpServerHandle | undefined;
   try {
     http = await listen(0);

@@ -7,6 +7,7 @@ import type { ServerContext } from "../server-context.ts";
 import type { ResourceType } from "../resource-types.ts";
 import { storagePrefix } from "../stored-resource.ts";
 import { validateObject } from "./object-validation.ts";
+import { checkNamespaceDeletable } from "./namespace-lifecycle.ts";
 import { withPodDefaults } from "./pod-defaults.ts";
 import { allocationsInUse, withServiceDefaults, type Ipv4Range } from "./service-allocation.ts";
 import { checkDryRunAllowed, type SideEffectPlugin } from "./side-effect-plugins.ts";
@@ -27,8 +28,12 @@ export function admit(context: ServerContext, type: ResourceType, next: StoredOb
   return mutated;
 }
 
-/** For deletes, which run no object admission here: a dry run still may not reach a plugin with side effects. */
-export function admitDelete(context: ServerContext, type: ResourceType, dry: boolean): void {
+/**
+ * For deletes, which run no object admission here: the immortal namespaces stay (NamespaceLifecycle),
+ * and a dry run still may not reach a plugin with side effects.
+ */
+export function admitDelete(context: ServerContext, type: ResourceType, name: string, dry: boolean): void {
+  checkNamespaceDeletable(context.dialect, type, name);
   if (dry) checkDryRunAllowed(context.admission.sideEffectPlugins, type.resource);
 }
 

@@ -6,6 +6,7 @@
 import type { StoredObject } from "../../store/stored-object.ts";
 import type { StatusCause } from "../../../spec/doc1/errors.ts";
 import { invalid } from "../api-error.ts";
+import { structItems } from "../json-value.ts";
 import type { ResourceType } from "../resource-types.ts";
 
 type Json = Record<string, unknown>;
@@ -22,14 +23,14 @@ function missingFields(kind: string, object: StoredObject): StatusCause[] {
   const spec = (object["spec"] ?? {}) as Json;
   switch (kind) {
     case "Pod": {
-      const containers = (spec["containers"] ?? []) as Json[];
+      const containers = structItems(spec["containers"]);
       if (containers.length === 0) return [required("spec.containers")];
       return containers.flatMap((container, index) =>
         ["name", "image"].filter((field) => !container[field]).map((field) => required(`spec.containers[${index}].${field}`)),
       );
     }
     case "Service": {
-      const ports = (spec["ports"] ?? []) as Json[];
+      const ports = structItems(spec["ports"]);
       if (spec["clusterIP"] !== "None" && spec["type"] !== "ExternalName" && ports.length === 0) return [required("spec.ports")];
       return ports.filter((port) => typeof port["port"] !== "number").map((_, index) => required(`spec.ports[${index}].port`));
     }

@@ -6,6 +6,7 @@
  */
 import type { Dialect } from "../../../spec/dialects.ts";
 import type { StoredObject } from "../../store/stored-object.ts";
+import { structItems } from "../json-value.ts";
 
 /** Seconds a pod tolerates a not-ready or unreachable node by default (Kubernetes' DefaultTolerationSeconds). */
 export const DEFAULT_TOLERATION_SECONDS = 300;
@@ -15,7 +16,7 @@ type Json = Record<string, unknown>;
 /** The pod with Kubernetes' defaults filled in where the client left fields out. */
 export function withPodDefaults(pod: StoredObject, dialect: Dialect): StoredObject {
   const spec = (pod["spec"] ?? {}) as Json;
-  const containers = ((spec["containers"] ?? []) as Json[]).map(withContainerDefaults);
+  const containers = structItems(spec["containers"]).map(withContainerDefaults);
   const serviceAccount = (spec["serviceAccountName"] ?? spec["serviceAccount"] ?? "default") as string;
   const defaulted: Json = {
     ...spec,
@@ -27,7 +28,7 @@ export function withPodDefaults(pod: StoredObject, dialect: Dialect): StoredObje
     serviceAccount,
     securityContext: spec["securityContext"] ?? {},
     schedulerName: spec["schedulerName"] ?? "default-scheduler",
-    tolerations: withDefaultTolerations((spec["tolerations"] ?? []) as Json[], dialect),
+    tolerations: withDefaultTolerations(structItems(spec["tolerations"]), dialect),
     priority: spec["priority"] ?? 0,
     enableServiceLinks: spec["enableServiceLinks"] ?? true,
     preemptionPolicy: spec["preemptionPolicy"] ?? "PreemptLowerPriority",

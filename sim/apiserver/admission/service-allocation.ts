@@ -7,6 +7,7 @@
 import type { Rng } from "../../kernel/rng.ts";
 import type { StoredObject } from "../../store/stored-object.ts";
 import { invalid, invalidValue } from "../api-error.ts";
+import { structItems } from "../json-value.ts";
 
 /** kube-apiserver's default --service-cluster-ip-range. */
 export const DEFAULT_SERVICE_CLUSTER_IP_RANGE = "10.0.0.0/24";
@@ -69,8 +70,8 @@ export function withServiceDefaults(
   const currentSpec = (current?.["spec"] ?? {}) as Json;
   const type = (spec["type"] ?? "ClusterIP") as string;
   const wantsNodePorts = type === "NodePort" || type === "LoadBalancer";
-  const currentPorts = (currentSpec["ports"] ?? []) as Json[];
-  const ports = ((spec["ports"] ?? []) as Json[]).map((port, index) => {
+  const currentPorts = structItems(currentSpec["ports"]);
+  const ports = structItems(spec["ports"]).map((port, index) => {
     const protocol = port["protocol"] ?? "TCP";
     const nodePort = port["nodePort"] ?? currentPorts[index]?.["nodePort"];
     return {

@@ -75,10 +75,15 @@ export const MAX_SECONDS = 253402300799; // 9999-12-31T23:59:59Z
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** Standard base64 with padding (Go's encoding/json for []byte) to bytes; undefined if not base64. */
+/**
+ * Standard base64 with padding (Go's encoding/json for []byte) to bytes; undefined if not base64.
+ * Line breaks are skipped, as Go's base64 decoder skips `\r` and `\n` (wrapped certificates in a
+ * Secret's data decode on a real server).
+ */
 export function decodeBase64(text: string): Uint8Array | undefined {
-  if (!BASE64.test(text)) return undefined;
-  return new Uint8Array(Buffer.from(text, "base64"));
+  const unwrapped = text.replace(/[\r\n]/g, "");
+  if (!BASE64.test(unwrapped)) return undefined;
+  return new Uint8Array(Buffer.from(unwrapped, "base64"));
 }
 
 /** Bytes to standard base64 with padding. */

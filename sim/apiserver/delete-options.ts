@@ -1,0 +1,111 @@
+/**
+ * The DeleteOptions of a DELETE (doc 1 §1 delete and deletecollection; the body is Kubernetes',
+ * doc 1 does not show it): from the body when there is one (JSON, or the dialect's Protobuf), else
+ * from the query, as Kubernetes reads them. Values are checked as Kubernetes checks them:
+ * - a query value that does not parse is 400 BadRequest (`strconv.ParseInt: …`);
+ * - a body value of the wrong JSON type is 400 too (Kubernetes 1.26 answers it with a 500, the kind
+ *   of answer the reference README says not to copy);
+ * - `propagationPolicy` other than Foreground, Background or Orphan, or set together with
+ *   `orphanDependents`, is 422 Invalid of kind DeleteOptions (apimachinery's ValidateDeleteOptions).
+ * `gracePeriodSeconds` and `propagationPolicy` are accepted and have no further effect here: there
+ * are no kubelets to wait for and no garbage collector.
+ */
+import type { StatusCause } from "../../spec/doc1/errors.ts";
+import { badRequest, failure } from "./api-error.ts";
+import { goQuote, invalidValueMessage } from "./object-names.ts";
+import { jsonToMessage } from "./protobuf/convert.ts";
+import { ProtobufEncodeError } from "./protobuf/errors.ts";
+import { decodeJson, decodeObject, mediaTypeOf, readBody } from "./request-body.ts";
+import type { ResourceRequest, ServerContext } from "./server-context.ts";
+
+/** Preconditions a DeleteOptions body may carry. */
+export interface DeletePreconditions {
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+}
+
+/** The parts of DeleteOptions the server reads. */
+export interface DeleteOptions {
+  readonly preconditions?: DeletePreconditions;
+  /** From the body; the query's `dryRun` is read by `isDryRun` (create-handler.ts). */
+  readonly dryRun?: readonly string[];
+  readonly gracePeriodSeconds?: number;
+  readonly propagationPolicy?: string;
+  readonly orphanDependents?: boolean;
+}
+
+const PROPAGATION_POLICIES = ["Foreground", "Background", "Orphan"];
+const TRUE_WORDS = ["1", "t", "T", "TRUE", "true", "True"];
+const FALSE_WORDS = ["0", "f", "F", "FALSE", "false", "False"];
+
+/** The request's DeleteOptions, checked. */
+export async function readDeleteOptions(context: ServerContext, target: ResourceRequest): Promise<DeleteOptions> {
+  const bytes = await readBody(target.request);
+  const options = bytes.byteLength === 0 ? fromQuery(target.query) : fromBody(context, target, bytes);
+  validate(options, context.dialect.metaGroup);
+  return options;
+}
+
+function fromBody(context: ServerContext, target: ResourceRequest, bytes: Uint8Array): DeleteOptions {
+  const protobuf = mediaTypeOf(target.request.headers.get("content-type")) === context.dialect.protobufMediaType.toLowerCase();
+  const body = protobuf ? decodeObject(bytes, "protobuf", "DeleteOptions") : decodeJson(bytes);
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw badRequest("DeleteOptions must be a JSON object");
+  try {
+    jsonToMessage("DeleteOptions", body, { unknownFields: "drop" });
+  } catch (error) {
+    if (error instanceof ProtobufEncodeError && error.code === "invalid-value") {
+      throw badRequest(`DeleteOptions in version "v1" cannot be handled as a DeleteOptions: ${error.message}`);
+    }
+    throw error;
+  }
+  // The types are Go's now: each field is absent, null, or of its type.
+  const { preconditions, dryRun, gracePeriodSeconds, propagationPolicy, orphanDependents } = body as Record<string, any>;
+  return {
+    ...(preconditions != null && { preconditions: withoutNulls(preconditions) }),
+    ...(dryRun != null && { dryRun }),
+    ...(gracePeriodSeconds != null && { gracePeriodSeconds }),
+    ...(propagationPolicy != null && { propagationPolicy }),
+    ...(orphanDependents != null && { orphanDependents }),
+  };
+}
+
+function withoutNulls(preconditions: Record<string, unknown>): DeletePreconditions {
+  const { uid, resourceVersion } = preconditions;
+  return { ...(typeof uid === "string" && { uid }), ...(typeof resourceVersion === "string" && { resourceVersion }) };
+}
+
+function fromQuery(query: URLSearchParams): DeleteOptions {
+  const grace = query.get("gracePeriodSeconds");
+  const orphan = query.get("orphanDependents");
+  const policy = query.get("propagationPolicy");
+  if (grace !== null && grace !== "" && !/^[+-]?[0-9]+$/.test(grace)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(grace)}: invalid syntax`);
+  if (orphan !== null && orphan !== "" && ![...TRUE_WORDS, ...FALSE_WORDS].includes(orphan)) {
+    throw badRequest(`strconv.ParseBool: parsing ${JSON.stringify(orphan)}: invalid syntax`);
+  }
+  return {
+    ...(grace !== null && grace !== "" && { gracePeriodSeconds: Number(grace) }),
+    ...(orphan !== null && orphan !== "" && { orphanDependents: TRUE_WORDS.includes(orphan) }),
+    ...(policy !== null && policy !== "" && { propagationPolicy: policy }),
+  };
+}
+
+/** apimachinery's ValidateDeleteOptions (its dryRun rule is `isDryRun`'s). */
+function validate(options: DeleteOptions, metaGroup: string): void {
+  const causes: StatusCause[] = [];
+  const policy = options.propagationPolicy;
+  if (policy !== undefined && options.orphanDependents !== undefined) {
+    causes.push({
+      reason: "FieldValueInvalid",
+      message: invalidValueMessage(policy, "orphanDependents and deletionPropagation cannot be both set"),
+      field: "propagationPolicy",
+    });
+  }
+  if (policy !== undefined && !PROPAGATION_POLICIES.includes(policy)) {
+    const supported = [...PROPAGATION_POLICIES, "nil"].map(goQuote).join(", ");
+    causes.push({ reason: "FieldValueNotSupported", message: `Unsupported value: ${goQuote(policy)}: supported values: ${supported}`, field: "propagationPolicy" });
+  }
+  if (causes.length === 0) return;
+  const summary = causes.map((cause) => `${cause.field}: ${cause.message}`);
+  const text = summary.length === 1 ? summary[0]! : `[${summary.join(", ")}]`;
+  throw failure("Invalid", `DeleteOptions.${metaGroup} "" is invalid: ${text}`, { group: metaGroup, kind: "DeleteOptions", causes });
+}
