@@ -2,6 +2,7 @@
  * A whole conformance run: reach the target (embedded by default), run the selected cases, and
  * assemble the canonical results. Connection problems surface as TargetError before any case.
  */
+import { readFileSync } from "node:fs";
 import type { DefectName } from "../sim/apiserver/defects.ts";
 import { dialectByName } from "../spec/dialects.ts";
 import type { ConformanceCase } from "./case-definition.ts";
@@ -12,8 +13,8 @@ import { startEmbeddedTarget } from "./targets/embedded-target.ts";
 import { connectRemoteTarget, type RemoteTargetOptions } from "./targets/remote-target.ts";
 import type { Target } from "./targets/target.ts";
 
-/** The harness version recorded in results (package.json's). */
-export const HARNESS_VERSION = "0.1.0";
+/** The harness version recorded in results: package.json's, read from it so the two never drift. */
+export const HARNESS_VERSION: string = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 /**
  * What to run against. An embedded target may carry planted defects (sim/apiserver/defects.ts):

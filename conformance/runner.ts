@@ -4,6 +4,7 @@
  * case, N cases at a time, and a result per case with its transcript.
  */
 import { randomBytes } from "node:crypto";
+import { CaseDeadline } from "./case-deadline.ts";
 import { CaseFailure, CaseSkipped } from "./case-outcome.ts";
 import type { ConformanceCase } from "./case-definition.ts";
 import type { CaseContext } from "./case-context.ts";
@@ -22,6 +23,7 @@ export interface RunnerOptions {
   /** Run slow cases (real waits) against real servers. */
   readonly slow: boolean;
   readonly parallel: number;
+  /** How long a case may take, not counting its deliberate real-time waits (case-deadline.ts). */
   readonly caseTimeoutMs: number;
   readonly keepNamespaces: boolean;
   /** Told when each case starts and ends (progress). */
@@ -71,7 +73,8 @@ export class ConformanceRun {
   private async runCase(testCase: ConformanceCase): Promise<CaseResult> {
     const started = performance.now();
     const recorder = new ExchangeRecorder(this.target.secrets);
-    const finish = (status: CaseStatus, message: string) => outcome(testCase, status, message, performance.now() - started, recorder.exchanges);
+    // A message may quote what a server or a case saw: the run's secrets go before anyone prints it.
+    const finish = (status: CaseStatus, message: string) => outcome(testCase, status, recorder.redact(message), performance.now() - started, recorder.exchanges);
     const precondition = this.skipReason(testCase);
     if (precondition !== undefined) return finish("skip", precondition);
     const virtual = testCase.tags.includes("virtual-time") ? this.target.virtualTimeServer?.() : undefined;
@@ -83,14 +86,16 @@ export class ConformanceRun {
         ? undefined
         : new ConformanceClient(virtual?.transport ?? this.target.restricted.transport, baseUrl, recorder, this.interlock, this.target.restricted.authHeaders);
     let namespace = this.target.dialect.namespaces.default;
+    const deadline = new CaseDeadline(this.options.caseTimeoutMs);
     try {
       if (testCase.tags.includes("mutating")) namespace = await this.createNamespace(client);
-      const context = this.context(client, restricted, namespace, virtual);
-      await withTimeout(testCase.run(context), this.options.caseTimeoutMs);
+      const context = this.context(client, restricted, namespace, virtual, deadline);
+      await deadline.race(testCase.run(context));
       return finish("pass", "");
     } catch (error) {
       return finish(...classify(error));
     } finally {
+      deadline.dispose();
       if (testCase.tags.includes("mutating") && namespace !== this.target.dialect.namespaces.default && !this.options.keepNamespaces) {
         await client.delete(`/api/v1/namespaces/${namespace}`).catch(() => undefined);
       }
@@ -121,8 +126,13 @@ export class ConformanceRun {
     return name;
   }
 
-  private context(client: ConformanceClient, restricted: ConformanceClient | undefined, namespace: string, virtual: VirtualTimeServer | undefined): CaseContext {
+  private context(client: ConformanceClient, restricted: ConformanceClient | undefined, namespace: string, virtual: VirtualTimeServer | undefined, deadline: CaseDeadline): CaseContext {
     let names = 0;
+    // A real wait is part of the case's design, not a hang: it moves the deadline on (slow cases).
+    const realWait = (ms: number) => {
+      deadline.extend(ms);
+      return new Promise<void>((resolve) => setTimeout(resolve, ms));
+    };
     return {
       client,
       restricted,
@@ -130,7 +140,7 @@ export class ConformanceRun {
       dialect: this.target.dialect,
       virtualTime: virtual !== undefined,
       historyWindowMs: virtual?.historyWindowMs,
-      advance: (ms) => (virtual !== undefined ? virtual.advance(ms) : new Promise((resolve) => setTimeout(resolve, ms))),
+      advance: (ms) => (virtual !== undefined ? virtual.advance(ms) : realWait(ms)),
       name: (prefix) => `${prefix}-${this.runId}-${names++}`,
       skip: (reason) => {
         throw new CaseSkipped(reason);
@@ -148,16 +158,4 @@ function classify(error: unknown): [CaseStatus, string] {
 
 function outcome(testCase: ConformanceCase, status: CaseStatus, message: string, durationMs: number, transcript: CaseResult["transcript"]): CaseResult {
   return { id: testCase.id, area: testCase.area, clauses: testCase.clauses, tags: testCase.tags, status, durationMs: Math.round(durationMs), message, transcript };
-}
-
-async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs / 1000} s`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -30,7 +30,7 @@ export class ExchangeRecorder {
     const [responseBody, responseCut] = this.excerpt(exchange.responseBody);
     this.exchanges.push({
       method: exchange.method,
-      path: this.scrub(exchange.path),
+      path: this.redact(exchange.path),
       status: exchange.status,
       requestHeaders: pick(exchange.requestHeaders, REQUEST_HEADERS),
       responseHeaders: exchange.responseHeaders === undefined ? {} : pick(exchange.responseHeaders, RESPONSE_HEADERS),
@@ -41,12 +41,20 @@ export class ExchangeRecorder {
     });
   }
 
+  // 4 KiB of UTF-8, not 4096 characters: a binary body read as text is mostly 3-byte U+FFFD.
   private excerpt(text: string): [string, boolean] {
-    const scrubbed = this.scrub(text);
-    return scrubbed.length > EXCERPT_BYTES ? [scrubbed.slice(0, EXCERPT_BYTES), true] : [scrubbed, false];
+    const scrubbed = this.redact(text);
+    if (scrubbed.length <= EXCERPT_BYTES / 4) return [scrubbed, false];
+    const encoded = new TextEncoder().encode(scrubbed);
+    if (encoded.byteLength <= EXCERPT_BYTES) return [scrubbed, false];
+    // Cut on a character boundary: back off over UTF-8 continuation bytes (0b10xxxxxx).
+    let end = EXCERPT_BYTES;
+    while (end > 0 && (encoded[end]! & 0xc0) === 0x80) end--;
+    return [new TextDecoder().decode(encoded.subarray(0, end)), true];
   }
 
-  private scrub(text: string): string {
+  /** `text` with the run's secrets replaced: for transcripts, and for case messages (runner.ts). */
+  redact(text: string): string {
     let result = text;
     for (const secret of this.secrets) if (secret !== "") result = result.split(secret).join("[redacted]");
     return result;

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { RequestOptions as HttpsRequestOptions } from "node:https";
-import { KubeConfig } from "@kubernetes/client-node";
+import { KubeConfig, type Cluster } from "@kubernetes/client-node";
 import { Agent, fetch as undiciFetch } from "undici";
 import { dialectByName, type Dialect } from "../../spec/dialects.ts";
 import type { Transport } from "../client/conformance-client.ts";
@@ -106,6 +106,7 @@ async function fromKubeconfig(path: string, context: string | undefined): Promis
   }
   const cluster = config.getCurrentCluster();
   if (cluster === null) throw new TargetError(`kubeconfig ${path} has no current cluster${context === undefined ? "" : ` for context ${context}`}`);
+  allowPlainHttp(config, cluster);
   const options: HttpsRequestOptions = {};
   try {
     await config.applyToHTTPSOptions(options);
@@ -124,6 +125,21 @@ async function fromKubeconfig(path: string, context: string | undefined): Promis
     secrets,
     serverTls: { ca: tls.ca, rejectUnauthorized: tls.rejectUnauthorized },
   };
+}
+
+/**
+ * client-node refuses an http:// cluster unless insecure-skip-tls-verify is set; kubectl talks to
+ * one as it is (`serve` listens on plain HTTP). Without TLS there is nothing to verify, so the flag
+ * is set on that cluster only, for the credentials to be worked out as for any other.
+ */
+function allowPlainHttp(config: KubeConfig, cluster: Cluster): void {
+  if (!cluster.server.startsWith("http:") || cluster.skipTLSVerify) return;
+  config.loadFromOptions({
+    clusters: config.clusters.map((entry) => (entry.name === cluster.name ? { ...entry, skipTLSVerify: true } : entry)),
+    contexts: config.contexts,
+    users: config.users,
+    currentContext: config.currentContext,
+  });
 }
 
 // Its own transport, without the main identity's client certificate: servers check certificates

@@ -1,7 +1,7 @@
 /** `orb-harness conformance`: run the suite against the embedded server or a real endpoint (wiring only). */
 import { allCases } from "../../conformance/cases/index.ts";
 import { runConformance, type TargetChoice } from "../../conformance/run-conformance.ts";
-import type { ConformanceRun } from "../../conformance/runner.ts";
+import { selectCases, type ConformanceRun } from "../../conformance/runner.ts";
 import { totals } from "../../conformance/results.ts";
 import { TargetError, type Credentials } from "../../conformance/targets/remote-target.ts";
 import { uncoveredClauses } from "../../reports/coverage.ts";
@@ -12,6 +12,8 @@ import { parseFlags, type ParsedFlags } from "../parse-flags.ts";
 const DEFAULT_TIMEOUT_S = 60;
 const DEFAULT_REPORT_DIR = "reports/out";
 const SECRET_FLAGS = new Set(["token", "restricted-token"]);
+/** Exit code of a run stopped by Ctrl-C: 128 + SIGINT, as shells report it; the run is incomplete, never a pass. */
+const INTERRUPTED_EXIT = 130;
 
 /** The conformance command. */
 export const conformanceCommand: CliCommand = {
@@ -34,11 +36,12 @@ export const conformanceCommand: CliCommand = {
     "  --read-only                   only cases that do not write",
     "  --slow                        run time-dependent cases against real servers (real waits, minutes)",
     "  --parallel N                  cases at once (default 4)",
-    "  --timeout SECONDS             per case (default 60)",
+    "  --timeout SECONDS             per case, not counting the real waits of --slow cases (default 60)",
     "  --keep-namespaces             leave the run's orb-conformance-* namespaces for inspection",
     "",
     "Writes results.json, junit.xml, summary.md and report.html to --report-dir (default reports/out).",
-    "Exit 0 when every case that ran passed, 1 when one failed, 2 for usage or connection errors.",
+    "Exit 0 when every case that ran passed, 1 when one failed, 2 for usage or connection errors,",
+    "130 when interrupted (Ctrl-C: running cases finish, the run's namespaces are deleted, reports written).",
   ].join("\n"),
   async run(args, output) {
     const flags = parseFlags(args, {
@@ -71,13 +74,22 @@ export const conformanceCommand: CliCommand = {
     const skip = regex(value("skip"), "skip");
     if (flags.values.get("list") === true) return listCases(output, focus, skip);
     if (flags.values.get("list-uncovered") === true) return listUncovered(output);
+    // A run of no case would pass vacuously: a mistyped --focus must not turn CI green.
+    if (selectCases(allCases, { ...(focus && { focus }), ...(skip && { skip }) }).length === 0) {
+      const given = [focus && `--focus ${value("focus")}`, skip && `--skip ${value("skip")}`].filter(Boolean).join(" with ");
+      throw new UsageError(`${given} selects no case; --list shows the case ids`);
+    }
     const target = targetChoice(flags);
     const reporter = value("reporter") ?? (process.stdout.isTTY ? "tty" : "plain");
     if (reporter !== "tty" && reporter !== "plain") throw new UsageError(`--reporter must be tty or plain, got ${reporter}`);
     const parallel = (flags.values.get("parallel") as number | undefined) ?? 4;
     if (parallel < 1) throw new UsageError(`--parallel must be at least 1, got ${parallel}`);
+    const timeoutS = (flags.values.get("timeout") as number | undefined) ?? DEFAULT_TIMEOUT_S;
+    if (timeoutS < 1) throw new UsageError(`--timeout must be at least 1 (seconds), got ${timeoutS}`);
     let current: ConformanceRun | undefined;
+    let interrupted = false;
     const interrupt = () => {
+      interrupted = true;
       output.err("interrupted: finishing running cases and deleting the run's namespaces (Ctrl-C again to quit at once)");
       current?.abort();
       process.once("SIGINT", () => process.exit(130));
@@ -92,10 +104,11 @@ export const conformanceCommand: CliCommand = {
         readOnly: flags.values.get("read-only") === true,
         slow: flags.values.get("slow") === true,
         parallel,
-        caseTimeoutMs: ((flags.values.get("timeout") as number | undefined) ?? DEFAULT_TIMEOUT_S) * 1000,
+        caseTimeoutMs: timeoutS * 1000,
         keepNamespaces: flags.values.get("keep-namespaces") === true,
         command: reproducingCommand(args),
-        progress: { isTTY: reporter === "tty", write: (text) => process.stdout.write(text) },
+        // A terminal line is redrawn in place (raw writes); plain progress is whole lines, through `output`.
+        progress: reporter === "tty" ? { isTTY: true, write: (text) => process.stdout.write(text) } : { isTTY: false, write: (text) => output.out(text.replace(/\n$/, "")) },
         onRunStarted: (run) => {
           current = run;
         },
@@ -106,6 +119,10 @@ export const conformanceCommand: CliCommand = {
       const counts = totals(results);
       output.out(`${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped, ${counts.error} errors (${results.cases.length} cases against ${results.target.url}, dialect ${results.target.dialect})`);
       output.out(`reports: ${reportDir}/results.json, junit.xml, summary.md, report.html`);
+      if (interrupted) {
+        output.err(`interrupted: the run is incomplete (cases not started are reported skipped); exit ${INTERRUPTED_EXIT}`);
+        return INTERRUPTED_EXIT;
+      }
       return counts.fail + counts.error === 0 ? 0 : 1;
     } catch (error) {
       if (!(error instanceof TargetError)) throw error;

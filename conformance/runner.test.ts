@@ -1,0 +1,134 @@
+/**
+ * The runner's selection and lifecycle (issue #5, "Runner"): read-only and slow selection, the
+ * per-case timeout (which deliberate real-time waits move on), namespaces deleted after each case
+ * unless kept, and an aborted run (Ctrl-C) that starts no more cases.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dialectByName } from "../spec/dialects.ts";
+import { defineCases } from "./case-definition.ts";
+import { CaseFailure } from "./case-outcome.ts";
+import { ConformanceRun, type RunnerOptions } from "./runner.ts";
+import { startEmbeddedTarget } from "./targets/embedded-target.ts";
+import type { Target } from "./targets/target.ts";
+
+const OPTIONS: RunnerOptions = { readOnly: false, slow: false, parallel: 1, caseTimeoutMs: 5_000, keepNamespaces: false };
+
+let embedded: Target;
+/** The embedded server seen as a real server: no virtual time, so waits are real. */
+let realServer: Target;
+
+beforeAll(async () => {
+  embedded = await startEmbeddedTarget(dialectByName("orb"));
+  realServer = { ...embedded, virtualTimeServer: undefined };
+});
+afterAll(async () => {
+  await embedded.close();
+});
+
+async function namespacePhase(name: string): Promise<string> {
+  const response = await embedded.identity.transport(new Request(`${embedded.url}/api/v1/namespaces/${name}`, { headers: embedded.identity.authHeaders }));
+  if (response.status === 404) return "gone";
+  const body = (await response.json()) as { metadata?: { deletionTimestamp?: string }; status?: { phase?: string } };
+  return body.metadata?.deletionTimestamp !== undefined ? "deleting" : (body.status?.phase ?? "?");
+}
+
+describe("the runner", () => {
+  it("reports a case that outlives its timeout as an error", async () => {
+    const [hangs] = defineCases("t", [{ name: "hangs", clauses: ["doc1/1/http-methods"], tags: [], run: () => new Promise(() => undefined) }]);
+    const [result] = await new ConformanceRun(embedded, { ...OPTIONS, caseTimeoutMs: 100 }).run([hangs!]);
+    expect([result?.status, result?.message]).toEqual(["error", "Error: timed out after 0.1 s"]);
+  });
+
+  it("removes the target's secrets from a case's message before anyone prints it", async () => {
+    const token = embedded.secrets[0]!;
+    const [leaks] = defineCases("t", [
+      {
+        name: "leaks",
+        clauses: ["doc1/1/http-methods"],
+        tags: [],
+        run: async () => {
+          throw new CaseFailure(`the server echoed ${token} back`);
+        },
+      },
+    ]);
+    const [result] = await new ConformanceRun(embedded, OPTIONS).run([leaks!]);
+    expect([result?.status, result?.message]).toEqual(["fail", "the server echoed [redacted] back"]);
+  });
+
+  it("does not count a slow case's deliberate real-time waits against its timeout", async () => {
+    const [waits] = defineCases("t", [
+      {
+        name: "waits",
+        clauses: ["doc1/1/http-methods"],
+        tags: ["virtual-time"],
+        run: async (context) => {
+          expect(context.virtualTime).toBe(false);
+          await context.advance(150);
+          await context.advance(150);
+        },
+      },
+    ]);
+    const [result] = await new ConformanceRun(realServer, { ...OPTIONS, slow: true, caseTimeoutMs: 200 }).run([waits!]);
+    expect([result?.status, result?.message]).toEqual(["pass", ""]);
+    expect(result?.durationMs).toBeGreaterThanOrEqual(290);
+  });
+
+  it("skips time-dependent cases against a real server without --slow, and writing cases with --read-only", async () => {
+    const cases = defineCases("t", [
+      { name: "timed", clauses: ["doc1/1/http-methods"], tags: ["virtual-time"], run: async () => undefined },
+      { name: "writes", clauses: ["doc1/1/http-methods"], tags: ["mutating"], run: async () => undefined },
+      { name: "reads", clauses: ["doc1/1/http-methods"], tags: [], run: async () => undefined },
+    ]);
+    const results = await new ConformanceRun(realServer, { ...OPTIONS, readOnly: true }).run(cases);
+    expect(results.map((result) => [result.id, result.status, result.message])).toEqual([
+      ["t/timed", "skip", "waits in real time against a real server (minutes): run with --slow"],
+      ["t/writes", "skip", "mutating case, and the run is --read-only"],
+      ["t/reads", "pass", ""],
+    ]);
+  });
+
+  for (const keepNamespaces of [false, true]) {
+    it(`${keepNamespaces ? "keeps" : "deletes"} a mutating case's namespace afterwards${keepNamespaces ? " with --keep-namespaces" : ""}`, async () => {
+      let namespace = "";
+      const [writes] = defineCases("t", [
+        {
+          name: "writes",
+          clauses: ["doc1/1/http-methods"],
+          tags: ["mutating"],
+          run: async (context) => {
+            namespace = context.namespace;
+            expect(await namespacePhase(namespace)).toBe("Active");
+          },
+        },
+      ]);
+      const [result] = await new ConformanceRun(embedded, { ...OPTIONS, keepNamespaces }).run([writes!]);
+      expect(result?.status).toBe("pass");
+      expect(namespace).toMatch(/^orb-conformance-[0-9a-f]{6}-\d+$/);
+      expect(await namespacePhase(namespace)).toMatch(keepNamespaces ? /^Active$/ : /^(gone|deleting)$/);
+    });
+  }
+
+  it("after abort (Ctrl-C) starts no more cases, reports them skipped, and still deletes the running case's namespace", async () => {
+    let namespace = "";
+    let run: ConformanceRun | undefined;
+    const cases = defineCases("t", [
+      {
+        name: "first",
+        clauses: ["doc1/1/http-methods"],
+        tags: ["mutating"],
+        run: async (context) => {
+          namespace = context.namespace;
+          run?.abort();
+        },
+      },
+      { name: "second", clauses: ["doc1/1/http-methods"], tags: [], run: async () => undefined },
+    ]);
+    run = new ConformanceRun(embedded, OPTIONS);
+    const results = await run.run(cases);
+    expect(results.map((result) => [result.id, result.status, result.message])).toEqual([
+      ["t/first", "pass", ""],
+      ["t/second", "skip", "interrupted before it started"],
+    ]);
+    expect(await namespacePhase(namespace)).toMatch(/^(gone|deleting)$/);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * `orb-harness conformance` end to end (issue #5): exit 2 for bad usage and an unreachable target
+ * before any case runs; a run against a separately started server with --server and --token, one
+ * line per case, the four reports, and the credentials in none of the outputs; exit 1 when a case
+ * fails; exit 130 for a run stopped by Ctrl-C, after the running cases finish.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmbeddedTarget } from "../../conformance/targets/embedded-target.ts";
+import type { Target } from "../../conformance/targets/target.ts";
+import { dialectByName } from "../../spec/dialects.ts";
+import { main } from "../cli.ts";
+
+const REPORTS = ["results.json", "junit.xml", "summary.md", "report.html"];
+
+let dir: string;
+let server: Target;
+let defective: Target;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "orb-conformance-command-"));
+  [server, defective] = await Promise.all([
+    startEmbeddedTarget(dialectByName("orb")),
+    startEmbeddedTarget(dialectByName("kubernetes"), { defects: new Set(["dry-run-persists"]) }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([server.close(), defective.close()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function conformance(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(["conformance", ...args], { out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, out, err };
+}
+
+describe("orb-harness conformance", () => {
+  it.each([
+    [["--timeout", "0"], /--timeout must be at least 1/],
+    [["--parallel", "0"], /--parallel must be at least 1/],
+    [["--focus", "^no-such-area/"], /--focus \^no-such-area\/ selects no case/],
+    [["--focus", "^health/", "--skip", "."], /--focus \^health\/ with --skip \. selects no case/],
+    [["--dialect", "auto"], /--dialect auto needs --server or --kubeconfig/],
+    [["--reporter", "fancy"], /--reporter must be tty or plain/],
+  ])("exits 2 for %j, before any case runs", async (args, message) => {
+    const reportDir = join(dir, "usage");
+    const { code, out, err } = await conformance(...args, "--report-dir", reportDir);
+    expect(code).toBe(2);
+    expect(err.join("\n")).toMatch(message);
+    expect(out).toEqual([]);
+    expect(existsSync(reportDir)).toBe(false);
+  });
+
+  it("exits 2 with a one-line reason for an unreachable target, before any case runs", async () => {
+    const reportDir = join(dir, "unreachable");
+    const { code, out, err } = await conformance("--server", "http://127.0.0.1:1", "--report-dir", reportDir);
+    expect(code).toBe(2);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(/^orb-harness conformance: cannot reach http:\/\/127\.0\.0\.1:1: [^\n]+$/);
+    expect(out).toEqual([]);
+    expect(existsSync(reportDir)).toBe(false);
+  });
+
+  it("runs against a server started apart with --server and --token; one line per case; no output shows the tokens", async () => {
+    const [token, restrictedToken] = server.secrets as [string, string];
+    const reportDir = join(dir, "remote");
+    const { code, out, err } = await conformance(
+      "--server", server.url, "--token", token, "--restricted-token", restrictedToken,
+      "--focus", "^(authorization|health)/", "--reporter", "plain", "--report-dir", reportDir,
+    );
+    expect(err).toEqual([]);
+    expect(code).toBe(0);
+    const caseLines = out.filter((line) => /^(PASS|FAIL|SKIP|ERROR) /.test(line));
+    expect(caseLines).toHaveLength(15);
+    expect(out.at(-2)).toMatch(/^15 passed, 0 failed, 0 skipped, 0 errors \(15 cases against http:\/\/127\.0\.0\.1:\d+, dialect orb\)$/);
+    const outputs = [out.join("\n"), ...REPORTS.map((name) => readFileSync(join(reportDir, name), "utf8"))];
+    for (const [index, text] of outputs.entries()) {
+      expect(text, ["stdout", ...REPORTS][index]).not.toContain(token);
+      expect(text, ["stdout", ...REPORTS][index]).not.toContain(restrictedToken);
+    }
+    const results = JSON.parse(outputs[1]!);
+    expect(results.target).toMatchObject({ url: server.url, kind: "server", dialect: "orb" });
+    expect(results.command).toContain("--token=REDACTED --restricted-token=REDACTED");
+  });
+
+  it("exits 1 when a case fails, and the failure names its clauses in junit.xml", async () => {
+    const reportDir = join(dir, "defective");
+    const { code, out } = await conformance("--server", defective.url, "--token", defective.secrets[0]!, "--dialect", "auto", "--focus", "^dry-run/create", "--report-dir", reportDir);
+    expect(code).toBe(1);
+    expect(out.some((line) => line.startsWith("FAIL  dry-run/create"))).toBe(true);
+    expect(readFileSync(join(reportDir, "junit.xml"), "utf8")).toMatch(/<failure message="[^"]*"[^>]*>[^<]*clauses:\n {2}doc1\/4\.4\//);
+  });
+
+  it("exits 130 when interrupted: the running case finishes, the rest are skipped, the reports are written", async () => {
+    const reportDir = join(dir, "interrupted");
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "conformance", "--focus", "^crud/", "--parallel", "1", "--reporter", "plain", "--report-dir", reportDir], {
+      cwd: new URL("../..", import.meta.url).pathname,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      if (/^PASS /m.test(stdout) && child.exitCode === null && !child.killed) child.kill("SIGINT");
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (exitCode) => resolve(exitCode)));
+    expect(stderr).toMatch(/^interrupted: finishing running cases/m);
+    expect(code).toBe(130);
+    const results = JSON.parse(readFileSync(join(reportDir, "results.json"), "utf8")) as { cases: Array<{ status: string; message: string }> };
+    expect(results.cases.filter((result) => result.message === "interrupted before it started").length).toBeGreaterThan(0);
+    expect(results.cases.filter((result) => result.status === "fail" || result.status === "error")).toEqual([]);
+  }, 60_000);
+});
