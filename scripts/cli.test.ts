@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { main } from "./cli.ts";
 import { commands } from "./commands/index.ts";
@@ -61,5 +61,18 @@ describe("orb-harness CLI", () => {
     expect(usage.status).toBe(2);
     expect(usage.stderr).toMatch(/unknown --target nope/);
     expect(spawnSync(process.execPath, [bin, "--help"], { encoding: "utf8" }).status).toBe(0);
+  });
+
+  it("stops quietly when its reader closes the pipe early (`conformance --list | head -1`)", async () => {
+    const bin = new URL("./orb-harness.mjs", import.meta.url).pathname;
+    const child = spawn(process.execPath, [bin, "conformance", "--list"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    // Close our end before the list is written (it fits a pipe's buffer, so a later close would
+    // come too late): every write then meets a closed pipe, as after `head -1` exits.
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(stderr).not.toMatch(/EPIPE|internal error/);
+    expect(code).toBe(0);
   });
 });

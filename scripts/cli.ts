@@ -52,6 +52,13 @@ const processOutput: CliOutput = {
 };
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("/scripts/cli.ts")) {
+  // A reader that stops early (`conformance --list | head`) closes the pipe: stop quietly, as Unix tools do.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+      process.exit(process.exitCode ?? 0);
+    });
+  }
   main(process.argv.slice(2), processOutput).then(
     (code) => {
       process.exitCode = code;

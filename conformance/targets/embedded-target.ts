@@ -16,13 +16,11 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Dialect } from "../../spec/dialects.ts";
-import { maxRequestBodyBytes } from "../../spec/doc1/limits.ts";
-import { failure } from "../../sim/apiserver/api-error.ts";
 import { ApiServer } from "../../sim/apiserver/api-server.ts";
 import { parseCustomResourceDefinition } from "../../sim/apiserver/custom-resources.ts";
 import { NO_DEFECTS, type DefectName } from "../../sim/apiserver/defects.ts";
 import { parsePolicyFile, type AuthConfig, type UserInfo } from "../../sim/apiserver/auth/index.ts";
-import { errorResponse } from "../../sim/apiserver/http-response.ts";
+import { socketAnswers } from "../../sim/apiserver/http-response.ts";
 import { GIT_VERSION } from "../../sim/apiserver/server-version.ts";
 import { Rng } from "../../sim/kernel/rng.ts";
 import { realClock } from "../../sim/kernel/real-clock.ts";
@@ -120,8 +118,7 @@ export async function startEmbeddedTarget(dialect: Dialect, options: EmbeddedTar
   const http = await serveHttp(server.handle, {
     host: "127.0.0.1",
     port: 0,
-    maxBodyBytes: maxRequestBodyBytes,
-    tooLarge: () => errorResponse(failure("RequestEntityTooLarge", `Request entity too large: limit is ${maxRequestBodyBytes}`)),
+    ...socketAnswers,
   });
   let virtualServers = 0;
   return {

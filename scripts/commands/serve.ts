@@ -2,10 +2,8 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dialectByName } from "../../spec/dialects.ts";
-import { maxRequestBodyBytes } from "../../spec/doc1/limits.ts";
-import { failure } from "../../sim/apiserver/api-error.ts";
 import { ApiServer } from "../../sim/apiserver/api-server.ts";
-import { errorResponse, refusedResponse } from "../../sim/apiserver/http-response.ts";
+import { socketAnswers } from "../../sim/apiserver/http-response.ts";
 import { goPlatform } from "../../sim/apiserver/server-version.ts";
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "../../sim/apiserver/admission/service-allocation.ts";
 import { parseSideEffectPlugin } from "../../sim/apiserver/admission/side-effect-plugins.ts";
@@ -135,9 +133,7 @@ export const serveCommand: CliCommand = {
     const http = await serveHttp(server.handle, {
       host: (values.get("host") as string | undefined) ?? "127.0.0.1",
       port,
-      maxBodyBytes: maxRequestBodyBytes,
-      tooLarge: () => errorResponse(failure("RequestEntityTooLarge", `Request entity too large: limit is ${maxRequestBodyBytes}`)),
-      refused: refusedResponse,
+      ...socketAnswers,
     });
     // The handlers go in before the URL is printed: whoever waits for that line may signal at once.
     const stopRequested = new Promise<void>((resolve) => {

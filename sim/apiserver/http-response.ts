@@ -1,5 +1,7 @@
 /** Building responses: JSON bodies, Status errors, and the plain-text 404 of unknown groups. */
+import { maxRequestBodyBytes } from "../../spec/doc1/limits.ts";
 import { ApiError, badRequest, methodNotAllowed } from "./api-error.ts";
+import { requestEntityTooLarge } from "./request-body.ts";
 
 /** A JSON response. */
 export function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response {
@@ -25,3 +27,14 @@ export function pageNotFound(): Response {
 export function refusedResponse(status: 400 | 405, message: string): Response {
   return errorResponse(status === 405 ? methodNotAllowed() : badRequest(message));
 }
+
+/**
+ * What the socket adapter (sim/transport/http-server.ts) answers for the API server before a
+ * request reaches the handler, as Status objects: 413 past the body limit, and the refusals above.
+ * `serve` and the conformance suite's embedded target both serve with these.
+ */
+export const socketAnswers = {
+  maxBodyBytes: maxRequestBodyBytes,
+  tooLarge: (): Response => errorResponse(requestEntityTooLarge()),
+  refused: refusedResponse,
+} as const;

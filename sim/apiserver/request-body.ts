@@ -25,13 +25,14 @@ export type PatchKind = (typeof PATCH_MEDIA_TYPES)[keyof typeof PATCH_MEDIA_TYPE
 /** The body's bytes, or a 413 past the limit. */
 export async function readBody(request: Request): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxRequestBodyBytes) throw tooLarge();
+  if (declared > maxRequestBodyBytes) throw requestEntityTooLarge();
   const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > maxRequestBodyBytes) throw tooLarge();
+  if (bytes.byteLength > maxRequestBodyBytes) throw requestEntityTooLarge();
   return bytes;
 }
 
-function tooLarge() {
+/** The 413 for a body over the limit (the transport answers it too, before the body has arrived). */
+export function requestEntityTooLarge() {
   return failure("RequestEntityTooLarge", `Request entity too large: limit is ${maxRequestBodyBytes}`);
 }
 
