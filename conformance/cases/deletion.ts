@@ -57,7 +57,7 @@ export const deletionCases = defineCases("deletion", [
       check(created.metadata?.deletionTimestamp === undefined, "a new object has a deletionTimestamp");
       const response = await context.client.delete(configMapPath(context, name));
       // Transcript delete-plain; deviation delete-response.
-      checkRemovedAnswer(response, "ConfigMap", name, created.metadata.uid, "DELETE of an object without finalizers");
+      checkRemovedAnswer(context.dialect, response, "ConfigMap", name, created.metadata.uid, "DELETE of an object without finalizers");
       await checkGone(context, configMapPath(context, name), "after the DELETE of an object without finalizers");
       const list = await context.client.get(configMaps(context));
       check(!itemNames(list.json).includes(name), `the list still holds ${name} after its DELETE`);

@@ -4,15 +4,17 @@
  * marks a check `excluded: ok`; `/livez/<check>` and `/readyz/<check>` answer for one check.
  *
  * Nothing here writes, and no check name is hard-coded where the server can tell it: names come
- * from the verbose output. Where real servers legitimately differ the cases accept both answers:
- * the last verbose line (deviation health-last-line: `healthz check passed`, or the endpoint's own
- * `<endpoint> check passed`) and the persistence check's name (doc 1 §4.5.4 names none:
- * `persistence` in the orb dialect, `etcd` in Kubernetes).
+ * from the verbose output. The last verbose line is the one the target's dialect records
+ * (deviation health-last-line, dialect-answers.ts: doc 1 §4.5.2's `healthz check passed` for orb,
+ * the endpoint's own `<endpoint> check passed` for Kubernetes). Where doc 1 is silent the cases
+ * accept both: the persistence check's name (doc 1 §4.5.4 names none: `persistence` in the orb
+ * dialect, `etcd` in Kubernetes).
  */
 import type { CaseContext } from "../case-context.ts";
 import { defineCases } from "../case-definition.ts";
 import { check, checkEqual } from "../check.ts";
 import type { ApiResponse } from "../client/conformance-client.ts";
+import { acceptedLastLines } from "./dialect-answers.ts";
 import { q } from "./fixtures.ts";
 
 /** The three health endpoints (doc 1 §4.1). */
@@ -59,11 +61,6 @@ export function checkHealthy(response: ApiResponse, what: string): void {
   check(/\bok\b/i.test(response.text), `${what}: the 200 answer should say ok (Kubernetes sends "ok"), got ${shown(response)}`);
 }
 
-/** The last lines a verbose body of `endpoint` may end with (deviation health-last-line). */
-function acceptedLastLines(context: CaseContext, endpoint: HealthEndpointName): string[] {
-  return [...new Set(["healthz check passed", `${endpoint} check passed`, context.dialect.health.verboseLastLine[endpoint]])];
-}
-
 /** A verbose body, read: the check lines, anything else between them and the last line, and the last line. */
 interface VerboseBody {
   /** Every line but the last. */
@@ -91,10 +88,11 @@ async function verbose(context: CaseContext, endpoint: HealthEndpointName, query
   const response = await getHealth(context, path);
   check(response.status === 200, `GET ${path}: expected 200, got ${response.status}: ${shown(response)}`);
   const body = readVerbose(response.text);
-  const accepted = acceptedLastLines(context, endpoint);
+  // Strict (deviation health-last-line): one recorded last line per dialect, doc 1 §4.5.2's for orb.
+  const accepted = acceptedLastLines(context.dialect, endpoint);
   check(
     accepted.includes(body.lastLine),
-    `GET ${path}: the last line should be ${accepted.map((line) => JSON.stringify(line)).join(" or ")} (doc 1 §4.5.2; deviation health-last-line), got ${JSON.stringify(body.lastLine)}`,
+    `GET ${path}: the last line should be ${accepted.map((line) => JSON.stringify(line)).join(" or ")} for a target of dialect ${context.dialect.name} (doc 1 §4.5.2; deviation health-last-line), got ${JSON.stringify(body.lastLine)}`,
   );
   return body;
 }

@@ -7,11 +7,13 @@
  * left out of the checks: a real cluster adds objects of its own to a new namespace (Kubernetes
  * publishes a `kube-root-ca.crt` ConfigMap in each one, shortly after the namespace appears).
  */
+import type { Dialect } from "../../spec/dialects.ts";
 import { historyWindowMs as documentedHistoryWindowMs } from "../../spec/doc1/limits.ts";
 import type { CaseContext } from "../case-context.ts";
 import { defineCases } from "../case-definition.ts";
 import { check, checkEqual } from "../check.ts";
 import type { ApiResponse, WatchLine, WatchStream } from "../client/conformance-client.ts";
+import { checkAnswerForm } from "./dialect-answers.ts";
 import { configMaps, q } from "./fixtures.ts";
 
 /** Longest wait, in real time, for an event the case knows is due. */
@@ -236,11 +238,19 @@ export function isGoneStatus(body: any): boolean {
  */
 type WatchStart = { kind: "gone"; form: string } | { kind: "events"; events: WatchLine[] } | { kind: "other"; detail: string };
 
-async function watchStart(stream: WatchStream, objects: Scope, expectedCount: number): Promise<WatchStart> {
+/**
+ * Reads the start of a watch from an old version. A 410 must come in a form the target's dialect
+ * may give (deviation watch-expired, dialect-answers.ts): doc 1 §7's HTTP 410 for orb (strict:
+ * §2.4 and §6 know no ERROR event), either form for kubernetes (1.26 sends HTTP 200 and an ERROR
+ * event, transcript expiry-watch-old; client-go takes a plain 410 alike).
+ */
+async function watchStart(stream: WatchStream, objects: Scope, expectedCount: number, dialect: Dialect): Promise<WatchStart> {
   if (stream.status === 410) {
     const body = await stream.next(EVENT_BOUND_MS);
     const status = body === undefined || body === "timeout" ? undefined : (body as any);
-    return isGoneStatus(status) ? { kind: "gone", form: "HTTP 410" } : { kind: "other", detail: `HTTP 410 whose body is not a 410 Status: ${JSON.stringify(status).slice(0, 200)}` };
+    if (!isGoneStatus(status)) return { kind: "other", detail: `HTTP 410 whose body is not a 410 Status: ${JSON.stringify(status).slice(0, 200)}` };
+    checkAnswerForm(dialect, "watch-expired", "status", "a watch from a resourceVersion no longer retained answered HTTP 410");
+    return { kind: "gone", form: "HTTP 410" };
   }
   if (stream.status !== 200) return { kind: "other", detail: `HTTP ${stream.status}` };
   const collected = await collectEvents(stream, objects, Math.max(1, expectedCount));
@@ -251,6 +261,7 @@ async function watchStart(stream: WatchStream, objects: Scope, expectedCount: nu
     const rest = collected.events.slice(1);
     if (rest.length === 0) rest.push(...(await drainEvents(stream, objects, 1000)).events);
     if (rest.length > 0) return { kind: "other", detail: `events after the 410 ERROR event: ${rest.map(describeEvent).join(", ")}` };
+    checkAnswerForm(dialect, "watch-expired", "error-event", "a watch from a resourceVersion no longer retained answered HTTP 200, then an ERROR event with a 410 Status");
     return { kind: "gone", form: "HTTP 200 then an ERROR event" };
   }
   return { kind: "events", events: [...collected.events, ...(await drainEvents(stream, objects, 750)).events] };
@@ -507,7 +518,7 @@ export const watchCases = defineCases("watch", [
       checkChanges(seen.filter((event) => event.type !== "BOOKMARK"), writes, "non-bookmark events of the watch with bookmarks");
       for (const [index, event] of seen.entries()) {
         if (event.type !== "BOOKMARK") continue;
-        checkBookmarkObject(event);
+        checkBookmarkObject(event, context.dialect);
         // Doc 1 §6: all changes up to the bookmark's version have been sent. Then the changes sent
         // before it plus a watch from its version are every change, each once.
         const version = String(eventVersion(event));
@@ -540,7 +551,7 @@ export const watchCases = defineCases("watch", [
       changes.push(await updateObject(context, objects.name("a"), { v: "3" }));
       const stream = await openWatch(context, `resourceVersion=${q(listed.resourceVersion)}`);
       try {
-        const start = await watchStart(stream, objects, changes.length);
+        const start = await watchStart(stream, objects, changes.length, context.dialect);
         if (start.kind === "other") check(false, `a watch from a compacted resourceVersion: expected 410 (a 410 Status, or HTTP 200 and an ERROR event with a 410 Status), got ${start.detail}`);
         if (start.kind === "events") {
           // Only a target that states its history window is known to have dropped the version; a real
@@ -570,7 +581,7 @@ export const watchCases = defineCases("watch", [
       changes.push(await updateObject(context, objects.name("a"), { v: "3" }));
       const stream = await openWatch(context, `resourceVersion=${q(listed.resourceVersion)}`);
       try {
-        const start = await watchStart(stream, objects, changes.length);
+        const start = await watchStart(stream, objects, changes.length, context.dialect);
         if (start.kind === "gone") {
           // A real server serves watches from its cache, which may hold less (doc 1 §7: "cache dependent").
           check(
@@ -588,8 +599,13 @@ export const watchCases = defineCases("watch", [
   },
 ]);
 
-/** Doc 1 §2.4, §6 and deviation bookmark-object: the requested type and only metadata.resourceVersion (other fields only null). */
-function checkBookmarkObject(event: WatchLine): void {
+/**
+ * Doc 1 §2.4, §6 and deviation bookmark-object: the requested type and only
+ * metadata.resourceVersion. Fields set to null come in a form the dialect may give
+ * (dialect-answers.ts): never for orb (strict: doc 1 says "only"), allowed for kubernetes (1.26
+ * adds creationTimestamp: null, transcript watch-from-rv; a Go zero value, which releases differ on).
+ */
+function checkBookmarkObject(event: WatchLine, dialect: Dialect): void {
   const object = event.object ?? {};
   check(object.kind === "ConfigMap" && object.apiVersion === "v1", `a BOOKMARK's object should have the requested type (ConfigMap, v1), got ${JSON.stringify(object).slice(0, 200)}`);
   const extraFields = Object.keys(object).filter((key) => !["kind", "apiVersion", "metadata"].includes(key));
@@ -599,6 +615,13 @@ function checkBookmarkObject(event: WatchLine): void {
   const extraMetadata = Object.entries(metadata).filter(([key, value]) => key !== "resourceVersion" && value !== null);
   check(
     extraMetadata.length === 0,
-    `a BOOKMARK's metadata carries only resourceVersion (fields set to null accepted, deviation bookmark-object), got also ${extraMetadata.map(([key]) => key).join(", ")}`,
+    `a BOOKMARK's metadata carries only resourceVersion (doc 1 §2.4; deviation bookmark-object allows at most fields set to null), got also ${extraMetadata.map(([key]) => key).join(", ")}`,
+  );
+  const nullFields = Object.keys(metadata).filter((key) => key !== "resourceVersion");
+  checkAnswerForm(
+    dialect,
+    "bookmark-object",
+    nullFields.length === 0 ? "resource-version-only" : "null-creation-timestamp",
+    `a BOOKMARK's metadata ${nullFields.length === 0 ? "holds only resourceVersion" : `also holds ${nullFields.map((key) => `${key}: null`).join(", ")}`}`,
   );
 }
