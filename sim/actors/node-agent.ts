@@ -15,6 +15,7 @@ import { isAlreadyExists, isNotFound, type ControlPlaneClient } from "./api-clie
 import { readyCondition, ZONE_LABEL, type Lease, type Node, type NodeCondition } from "./api-objects.ts";
 import type { HistoryRecorder } from "./history-recorder.ts";
 import { microTime, rfc3339Seconds } from "./micro-time.ts";
+import { tickOnSchedule } from "./tick-on-schedule.ts";
 
 /** How a node agent is set up. */
 export interface NodeAgentOptions {
@@ -46,21 +47,11 @@ export class NodeAgent {
     await this.#register();
     const { parameters } = this.#options;
     const startMs = this.#options.clock.monotonicMs();
-    await Promise.all([
-      this.#every(startMs, parameters.nodeLeaseRenewIntervalMs, () => this.#renewLease()),
-      this.#every(startMs, parameters.nodeStatusUpdateFrequencyMs, () => this.#syncStatus()),
-    ]);
-  }
-
-  // Ticks at start + k·period of the agent's clock; a tick that overran skips the ticks it missed.
-  async #every(startMs: number, periodMs: number, tick: () => Promise<void>): Promise<never> {
     const { clock } = this.#options;
-    for (let next = startMs; ; ) {
-      await tick();
-      const nowMs = clock.monotonicMs();
-      next += periodMs * Math.max(1, Math.ceil((nowMs - next) / periodMs));
-      await clock.sleep(next - nowMs);
-    }
+    await Promise.all([
+      tickOnSchedule(clock, startMs, parameters.nodeLeaseRenewIntervalMs, () => this.#renewLease()),
+      tickOnSchedule(clock, startMs, parameters.nodeStatusUpdateFrequencyMs, () => this.#syncStatus()),
+    ]);
   }
 
   async #register(): Promise<void> {

@@ -27,6 +27,7 @@ import type { HistoryRecorder } from "./history-recorder.ts";
 import { rfc3339Seconds } from "./micro-time.ts";
 import { NodeHealthTracker } from "./node-health.ts";
 import { evictionDelayMs } from "./pod-tolerations.ts";
+import { tickOnSchedule } from "./tick-on-schedule.ts";
 import { TokenBucket } from "./token-bucket.ts";
 import { computeZoneState, zoneRate } from "./zone-disruption.ts";
 
@@ -81,21 +82,15 @@ export class NodeLifecycleController {
   async run(): Promise<void> {
     const { clock, parameters } = this.#options;
     const startMs = clock.monotonicMs();
+    // Each loop first sleeps to its offset (0 for the monitor: it yields once before its first pass).
+    const every = async (offsetMs: number, periodMs: number, tick: () => Promise<void>): Promise<never> => {
+      await clock.sleep(offsetMs);
+      return tickOnSchedule(clock, startMs + offsetMs, periodMs, tick);
+    };
     await Promise.all([
-      this.#every(startMs, parameters.nodeMonitorPeriodMs, () => this.#lock.run(() => this.#monitorPass())),
-      this.#every(startMs + TAINTING_PERIOD_MS / 2, TAINTING_PERIOD_MS, () => (this.#anyQueued() ? this.#lock.run(() => this.#taintingPass()) : Promise.resolve())),
+      every(0, parameters.nodeMonitorPeriodMs, () => this.#lock.run(() => this.#monitorPass())),
+      every(TAINTING_PERIOD_MS / 2, TAINTING_PERIOD_MS, () => (this.#anyQueued() ? this.#lock.run(() => this.#taintingPass()) : Promise.resolve())),
     ]);
-  }
-
-  async #every(startMs: number, periodMs: number, tick: () => Promise<void>): Promise<never> {
-    const { clock } = this.#options;
-    await clock.sleep(Math.max(0, startMs - clock.monotonicMs()));
-    for (let next = startMs; ; ) {
-      await tick();
-      const nowMs = clock.monotonicMs();
-      next += periodMs * Math.max(1, Math.ceil((nowMs - next) / periodMs));
-      await clock.sleep(next - nowMs);
-    }
   }
 
   // ---- monitor pass ------------------------------------------------------------------------

@@ -1,0 +1,17 @@
+/**
+ * The fixed schedule of an actor's periodic loop ("renews every 10 s", "every node-monitor-period"):
+ * ticks at start + k·period of the actor's own monotonic clock, so the ticks of thousands of agents
+ * started on a shared grid fall on few instants and share kernel events. A tick that overran skips
+ * the ticks it missed rather than running them back to back, as Go's time.Ticker drops ticks.
+ */
+import type { ActorClock } from "./actor-clock.ts";
+
+/** Runs `tick` at `startMs` (now or past: at once), then every `periodMs` after it; never returns. */
+export async function tickOnSchedule(clock: ActorClock, startMs: number, periodMs: number, tick: () => Promise<void>): Promise<never> {
+  for (let next = startMs; ; ) {
+    await tick();
+    const nowMs = clock.monotonicMs();
+    next += periodMs * Math.max(1, Math.ceil((nowMs - next) / periodMs));
+    await clock.sleep(next - nowMs);
+  }
+}
