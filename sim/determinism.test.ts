@@ -41,6 +41,11 @@ const BANS = {
     replacement: "await clock.sleep(0)",
     allowedIn: ["sim/kernel/simulation.ts"], // its microtask settling, see settleMicrotasks there
   },
+  nextTick: {
+    shown: "process.nextTick()",
+    replacement: "await clock.sleep(0)",
+    allowedIn: ["sim/kernel/simulation.ts"], // its microtask settling: a tick of its own would run between
+  },
 } as const satisfies Record<string, Ban>;
 
 // Exact dotted paths (after dropping a `globalThis.`/`global.` prefix) that are banned.
@@ -49,6 +54,7 @@ const BANNED_PATHS = new Map<string, Ban>([
   ["Math.random", BANS.mathRandom],
   ["performance.now", BANS.performanceNow],
   ["process.hrtime", BANS.hrtime],
+  ["process.nextTick", BANS.nextTick],
 ]);
 
 // Names banned whatever they are reached through: `setTimeout`, `timers.setTimeout`,
@@ -214,6 +220,13 @@ describe("determinism contract: banned calls in sim/", () => {
     ]);
     // The exemption is for setImmediate only, not for the whole file.
     expect(scanSource("sim/kernel/simulation.ts", "Date.now();")).toHaveLength(1);
+  });
+
+  it("allows process.nextTick only there too", () => {
+    expect(scanSource("sim/kernel/simulation.ts", "process.nextTick(resolve);")).toEqual([]);
+    expect(scanSource("sim/actors/agent.ts", "process.nextTick(() => {});").map(formatViolation)).toEqual([
+      expect.stringMatching(/^sim\/actors\/agent\.ts:1: process\.nextTick\(\) .*; use await clock\.sleep\(0\)$/),
+    ]);
   });
 });
 
