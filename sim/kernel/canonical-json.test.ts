@@ -33,6 +33,14 @@ describe("canonicalJson", () => {
     expect(canonicalJson({ 'q"\n': "tab\tand\u0001" })).toBe('{"q\\"\\n":"tab\\tand\\u0001"}');
   });
 
+  it("writes an array of strings exactly as JSON.stringify does, and still refuses holes in one", () => {
+    const names = ["node-1", "", 'quote " and \\ backslash', "zoné ☃", "\u2028", "node-2/status"];
+    expect(canonicalJson(names)).toBe(JSON.stringify(names));
+    expect(canonicalJson({ nodes: names })).toBe(`{"nodes":${JSON.stringify(names)}}`);
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => canonicalJson(["a", , "c"])).toThrow(TypeError);
+  });
+
   it("honours toJSON, so a Date becomes its ISO string", () => {
     expect(canonicalJson({ at: new Date(Date.UTC(2024, 0, 2, 3, 4, 5)) })).toBe('{"at":"2024-01-02T03:04:05.000Z"}');
   });

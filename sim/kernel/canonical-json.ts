@@ -53,15 +53,21 @@ function writeContainer(value: object, parts: string[], ancestors: Set<object>, 
   if (ancestors.has(value)) {
     throw new TypeError(`canonicalJson: cycle at ${path}`);
   }
+  if (Array.isArray(value) && isStringArray(value)) {
+    // The trace's hottest line lists thousands of node names per instant: for strings the
+    // canonical form is JSON.stringify's, without building a path per element.
+    parts.push(JSON.stringify(value));
+    return;
+  }
   ancestors.add(value);
   if (Array.isArray(value)) {
     parts.push("[");
-    value.forEach((item: unknown, index) => {
+    // An index loop, not forEach, which skips holes: a hole or undefined element is an error
+    // rather than JSON.stringify's null, so `[undefined]` and `[null]` never share a canonical form.
+    for (let index = 0; index < value.length; index++) {
       if (index > 0) parts.push(",");
-      // An array hole or undefined element is an error rather than JSON.stringify's null, so
-      // `[undefined]` and `[null]` never share a canonical form.
-      writeValue(item, parts, ancestors, `${path}[${index}]`);
-    });
+      writeValue(value[index], parts, ancestors, `${path}[${index}]`);
+    }
     parts.push("]");
   } else {
     writeObject(value as Record<string, unknown>, parts, ancestors, path);
@@ -86,6 +92,12 @@ function writeObject(
     writeValue(member, parts, ancestors, `${path}.${key}`);
   }
   parts.push("}");
+}
+
+// Holes read as undefined, so an array with holes takes the general path (and throws there).
+function isStringArray(value: readonly unknown[]): value is readonly string[] {
+  for (let index = 0; index < value.length; index++) if (typeof value[index] !== "string") return false;
+  return true;
 }
 
 function applyToJson(value: unknown): unknown {
