@@ -5,8 +5,10 @@
  * dir in a temp directory (never ~/.kube), and --request-timeout; every wait is bounded.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { generateKeyPairSync } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +20,9 @@ const hasKubectl = existsSync(KUBECTL);
 const START_MS = 15_000; // node + tsx start-up on a slow box
 const WAIT_MS = 5_000;
 const TEST_TIMEOUT_MS = 20_000;
+// The committed self-signed test certificate for 127.0.0.1 (sim/transport/testdata/README.md).
+const TLS_CERT = join(REPO, "sim/transport/testdata/server.crt");
+const TLS_KEY = join(REPO, "sim/transport/testdata/server.key");
 
 interface Finished {
   readonly code: number | null;
@@ -328,24 +333,153 @@ describe("orb-harness serve", { timeout: TEST_TIMEOUT_MS }, () => {
   });
 });
 
+/** One GET over https trusting `ca`, bounded; resolves to the status and body. */
+function httpsGet(url: string, ca: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { ca, headers, timeout: WAIT_MS }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`no answer from ${url} within ${WAIT_MS} ms`)));
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+// kubectl sends a bearer token only over https: this is the setup in which it authenticates.
+describe("orb-harness serve over TLS with tokens", { timeout: TEST_TIMEOUT_MS }, () => {
+  const TOKEN = "alice-secret-token";
+  let serve: Running;
+  let url = "";
+  let scratch = "";
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "orb-serve-tls-test-"));
+    const tokenFile = join(scratch, "tokens.csv");
+    const policyFile = join(scratch, "policy.yaml");
+    // Kubernetes' static token CSV (token,user,uid,"groups") and the policy format of sim/apiserver/auth.
+    await writeFile(tokenFile, `${TOKEN},alice,1001,"team-a"\n`);
+    await writeFile(policyFile, ["- user: alice", '  apiGroups: [""]', "  resources: [configmaps]", "  verbs: [get, list, create]", "  namespaces: [default]", ""].join("\n"));
+    await writeFile(join(scratch, "kubeconfig"), ""); // empty: no contexts, no credentials
+    serve = startCli("serve", "--dialect", "kubernetes", "--port", "0", "--tls-cert-file", TLS_CERT, "--tls-private-key-file", TLS_KEY, "--token-file", tokenFile, "--policy-file", policyFile);
+    const [, served] = await serve.waitForOutput(/^serving on (https:\/\/127\.0\.0\.1:\d+) \(dialect kubernetes\)\n/, START_MS);
+    url = served!;
+  }, START_MS + 5_000);
+
+  afterAll(async () => {
+    if (serve !== undefined && serve.child.exitCode === null && serve.child.signalCode === null) {
+      serve.child.kill("SIGKILL");
+      await serve.exited(WAIT_MS).catch(() => undefined);
+    }
+    if (scratch !== "") await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("prints an https URL on the first stdout line", () => {
+    expect(serve.stdout().split("\n")[0]).toMatch(/^serving on https:\/\/127\.0\.0\.1:\d+ \(dialect kubernetes\)$/);
+  });
+
+  it("answers an anonymous request (no token) with the policy's 403 for system:anonymous", async () => {
+    // kubectl itself cannot be made to send no credentials over https (it prompts for a username
+    // instead), so the anonymous request is made directly.
+    const anonymous = await httpsGet(`${url}/api/v1/namespaces/default/configmaps`, readFileSync(TLS_CERT, "utf8"));
+    expect(anonymous.status).toBe(403);
+    expect(JSON.parse(anonymous.body)).toMatchObject({
+      reason: "Forbidden",
+      message: 'configmaps is forbidden: User "system:anonymous" cannot list resource "configmaps" in API group "" in the namespace "default"',
+    });
+  });
+
+  describe.skipIf(!hasKubectl)(`kubectl with --token${hasKubectl ? "" : " (skipped: kubectl not installed)"}`, () => {
+    /** Runs kubectl against the TLS server, trusting the fixture certificate unless `trust` is false. */
+    function kubectl(args: readonly string[], { token, trust = true }: { token?: string; trust?: boolean } = {}): Promise<Finished> {
+      const flags = [
+        "--server",
+        url,
+        ...(trust ? ["--certificate-authority", TLS_CERT] : []),
+        ...(token !== undefined ? ["--token", token] : []),
+        "--request-timeout",
+        "5s",
+        "--cache-dir",
+        join(scratch, "kube-cache"),
+      ];
+      return start(KUBECTL, [...flags, ...args], { env: { ...process.env, KUBECONFIG: join(scratch, "kubeconfig"), HOME: scratch } }).exited(WAIT_MS + 3_000);
+    }
+
+    it("an allowed create and list succeed as the token's user", async () => {
+      const created = await kubectl(["create", "configmap", "made-over-tls", "-n", "default", "--from-literal=k=v"], { token: TOKEN });
+      expect(created.code, created.stderr).toBe(0);
+      expect(created.stdout.trim()).toBe("configmap/made-over-tls created");
+      const listed = await kubectl(["get", "configmaps", "-n", "default", "-o", "name"], { token: TOKEN });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout.split("\n")).toContain("configmap/made-over-tls");
+    });
+
+    it("a denied list fails with the 403 naming the token's user (so kubectl sent the token)", async () => {
+      const denied = await kubectl(["get", "configmaps", "-n", "kube-system"], { token: TOKEN });
+      expect(denied.code).toBe(1);
+      expect(denied.stderr.trim()).toBe('Error from server (Forbidden): configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "kube-system"');
+    });
+
+    it("a token the file does not hold is 401 Unauthorized", async () => {
+      const unknown = await kubectl(["get", "configmaps", "-n", "default"], { token: "not-a-token" });
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toMatch(/error: You must be logged in to the server \(Unauthorized\)/);
+    });
+
+    it("without the certificate trusted, kubectl refuses the server (the TLS is real)", async () => {
+      const untrusted = await kubectl(["get", "configmaps", "-n", "default"], { token: TOKEN, trust: false });
+      expect(untrusted.code).toBe(1);
+      expect(untrusted.stderr).toMatch(/x509: certificate signed by unknown authority/);
+    });
+  });
+
+  it("stops on SIGTERM: exit 0 and `stopped`", async () => {
+    serve.child.kill("SIGTERM");
+    const finished = await serve.exited(WAIT_MS);
+    expect({ code: finished.code, signal: finished.signal }).toEqual({ code: 0, signal: null });
+    expect(finished.stdout.trim().split("\n").at(-1)).toBe("stopped");
+  });
+});
+
 describe("orb-harness serve usage errors, and SIGINT", { timeout: TEST_TIMEOUT_MS }, () => {
   // The processes start at once: each run is mostly node + tsx start-up.
   let badPort: Finished;
   let badDialect: Finished;
+  let certOnly: Finished;
+  let keyOnly: Finished;
+  let missingCert: Finished;
+  let mismatchedKey: Finished;
   let interrupted: Finished;
+  let scratch = "";
+  let otherKey = "";
   beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "orb-serve-usage-"));
+    // A valid key that is not the certificate's: made here, so no openssl is needed at run time.
+    otherKey = join(scratch, "other.key");
+    await writeFile(otherKey, generateKeyPairSync("ec", { namedCurve: "prime256v1" }).privateKey.export({ type: "pkcs8", format: "pem" }));
     const interruptedRun = async () => {
       const serving = startCli("serve", "--port", "0");
       await serving.waitForOutput(/^serving on http:\/\/127\.0\.0\.1:\d+ /, START_MS);
       serving.child.kill("SIGINT"); // what Ctrl-C sends
       return serving.exited(WAIT_MS);
     };
-    [badPort, badDialect, interrupted] = await Promise.all([
+    [badPort, badDialect, certOnly, keyOnly, missingCert, mismatchedKey, interrupted] = await Promise.all([
       startCli("serve", "--port", "99999").exited(START_MS),
       startCli("serve", "--dialect", "nope").exited(START_MS),
+      startCli("serve", "--tls-cert-file", TLS_CERT).exited(START_MS),
+      startCli("serve", "--tls-private-key-file", TLS_KEY).exited(START_MS),
+      startCli("serve", "--tls-cert-file", join(scratch, "absent.crt"), "--tls-private-key-file", TLS_KEY).exited(START_MS),
+      startCli("serve", "--tls-cert-file", TLS_CERT, "--tls-private-key-file", otherKey).exited(START_MS),
       interruptedRun(),
     ]);
   }, START_MS + WAIT_MS + 5_000);
+
+  afterAll(async () => {
+    if (scratch !== "") await rm(scratch, { recursive: true, force: true });
+  });
 
   it("stops on SIGINT: exit 0 and `stopped`, nothing on stderr", () => {
     expect({ code: interrupted.code, signal: interrupted.signal }).toEqual({ code: 0, signal: null });
@@ -364,5 +498,21 @@ describe("orb-harness serve usage errors, and SIGINT", { timeout: TEST_TIMEOUT_M
     expect(badDialect.code, badDialect.stderr).toBe(2);
     expect(badDialect.stderr).toMatch(/orb-harness serve: unknown dialect "nope": expected one of orb, kubernetes/);
     expect(badDialect.stdout).toBe("");
+  });
+
+  it("exits 2 with a usage message for only one of --tls-cert-file and --tls-private-key-file", () => {
+    expect([certOnly.code, keyOnly.code], certOnly.stderr + keyOnly.stderr).toEqual([2, 2]);
+    expect(certOnly.stderr).toMatch(/^orb-harness serve: --tls-cert-file needs --tls-private-key-file \(give both or neither\)\n/);
+    expect(keyOnly.stderr).toMatch(/^orb-harness serve: --tls-private-key-file needs --tls-cert-file \(give both or neither\)\n/);
+    expect(certOnly.stderr).toMatch(/usage: orb-harness serve/);
+    expect([certOnly.stdout, keyOnly.stdout]).toEqual(["", ""]);
+  });
+
+  it("exits 2 with one line, no stack trace, for an unreadable certificate or a key that does not match it", () => {
+    expect(missingCert.code, missingCert.stderr).toBe(2);
+    expect(missingCert.stderr).toBe(`orb-harness serve: cannot read the certificate ${join(scratch, "absent.crt")}: ENOENT: no such file or directory, open '${join(scratch, "absent.crt")}'\n`);
+    expect(mismatchedKey.code, mismatchedKey.stderr).toBe(2);
+    expect(mismatchedKey.stderr).toBe(`orb-harness serve: ${otherKey}: the private key does not match the certificate in ${TLS_CERT}\n`);
+    expect([missingCert.stdout, mismatchedKey.stdout]).toEqual(["", ""]);
   });
 });

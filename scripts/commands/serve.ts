@@ -15,6 +15,7 @@ import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/conf
 import { Rng } from "../../sim/kernel/rng.ts";
 import { realClock } from "../../sim/kernel/real-clock.ts";
 import { serveHttp } from "../../sim/transport/http-server.ts";
+import { readTlsFiles, TlsFilesError, type TlsCredentials } from "../../sim/transport/tls-files.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
 import { parseFlags } from "../parse-flags.ts";
 
@@ -27,7 +28,8 @@ export const serveCommand: CliCommand = {
     "                         [--compaction-interval 5m] [--bookmark-interval 1m] [--opaque-resource-versions]",
     "                         [--service-cluster-ip-range 10.0.0.0/24] [--admission-plugin NAME=RES[,RES]:SIDEEFFECTS]...",
     "                         [--token-file FILE --policy-file FILE] [--fail-check NAME]... [--shutdown-delay-duration 0s]",
-    "                         [--livez-grace-period 0s] [--defect NAME]...",
+    "                         [--livez-grace-period 0s] [--tls-cert-file FILE --tls-private-key-file FILE]",
+    "                         [--defect NAME]...",
     "",
     "  --host                       address to listen on (default 127.0.0.1)",
     "  --port                       port; 0 picks a free one (default 0)",
@@ -42,6 +44,9 @@ export const serveCommand: CliCommand = {
     "  --token-file                 static tokens, Kubernetes' CSV: token,user,uid,\"group1,group2\"",
     "  --policy-file                YAML rules (user or group, apiGroups, resources, verbs, namespaces);",
     "                               with either file, authentication and authorization are on",
+    "  --tls-cert-file              serve https with this PEM certificate (chain); kubectl sends a token",
+    "                               (--token) only over https",
+    "  --tls-private-key-file       the PEM private key of --tls-cert-file (both or neither)",
     "  --fail-check                 make a health check fail (repeatable), to test clients' handling",
     "  --shutdown-delay-duration    on SIGTERM, /readyz fails at once and the server serves this long more",
     "  --livez-grace-period         startup time during which failing post-start hooks do not fail /livez",
@@ -49,7 +54,12 @@ export const serveCommand: CliCommand = {
     "  --defect                     plant a known bug on purpose (repeatable), to see the conformance suite",
     "                               catch it; `--defect help` lists them. Never for real use.",
     "",
-    "Prints `serving on http://HOST:PORT` once listening. SIGINT or SIGTERM stops it.",
+    "Prints `serving on http://HOST:PORT` (https with a certificate) once listening. SIGINT or SIGTERM",
+    "stops it. Example with tokens (the test fixture certificate: for local use only):",
+    "  orb-harness serve --dialect kubernetes --port 6443 --token-file tokens.csv --policy-file policy.yaml \\",
+    "    --tls-cert-file sim/transport/testdata/server.crt --tls-private-key-file sim/transport/testdata/server.key",
+    "  kubectl --server https://127.0.0.1:6443 --certificate-authority sim/transport/testdata/server.crt \\",
+    "    --token TOKEN get configmaps",
   ].join("\n"),
   async run(args, output) {
     const { values, positionals } = parseFlags(args, {
@@ -64,6 +74,8 @@ export const serveCommand: CliCommand = {
       "admission-plugin": "repeated",
       "token-file": "string",
       "policy-file": "string",
+      "tls-cert-file": "string",
+      "tls-private-key-file": "string",
       "fail-check": "repeated",
       "shutdown-delay-duration": "string",
       "livez-grace-period": "string",
@@ -92,6 +104,15 @@ export const serveCommand: CliCommand = {
       parseIpv4Cidr(serviceRange); // a bad range is a usage error here, not a crash at the first Service
     } catch (error) {
       throw new UsageError((error as Error).message);
+    }
+    let tls: TlsCredentials | undefined;
+    try {
+      tls = loadTls(values.get("tls-cert-file") as string | undefined, values.get("tls-private-key-file") as string | undefined);
+    } catch (error) {
+      // The flags were right, the files are not: one line naming the file, no usage text.
+      if (!(error instanceof TlsFilesError)) throw error;
+      output.err(`orb-harness serve: ${error.message}`);
+      return 2;
     }
     const auth = loadAuth(values.get("token-file") as string | undefined, values.get("policy-file") as string | undefined);
     const health = {
@@ -134,6 +155,7 @@ export const serveCommand: CliCommand = {
       host: (values.get("host") as string | undefined) ?? "127.0.0.1",
       port,
       ...socketAnswers,
+      ...(tls !== undefined && { tls }),
     });
     // The handlers go in before the URL is printed: whoever waits for that line may signal at once.
     const stopRequested = new Promise<void>((resolve) => {
@@ -169,6 +191,14 @@ function plantedDefects(names: readonly string[]): ReadonlySet<DefectName> {
     throw new UsageError(`unknown defect ${JSON.stringify(name)}${suggestion === undefined ? "" : `; did you mean ${JSON.stringify(suggestion)}?`} (--defect help lists them)`);
   }
   return new Set(names as DefectName[]);
+}
+
+/** The certificate and key to serve https with, or undefined for plain http. */
+function loadTls(certFile: string | undefined, keyFile: string | undefined): TlsCredentials | undefined {
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined) throw new UsageError("--tls-private-key-file needs --tls-cert-file (give both or neither)");
+  if (keyFile === undefined) throw new UsageError("--tls-cert-file needs --tls-private-key-file (give both or neither)");
+  return readTlsFiles(certFile, keyFile);
 }
 
 function loadAuth(tokenFile: string | undefined, policyFile: string | undefined): AuthConfig | undefined {

@@ -1,10 +1,13 @@
 /**
- * The real-socket transport: serves a fetch-style handler on node:http. Bodies are capped while
- * they are read, responses are streamed with backpressure (watches), and a client that goes away
- * cancels its response stream, which ends the watch behind it.
+ * The real-socket transport: serves a fetch-style handler on node:http, or on node:https when given
+ * a certificate (kubectl sends a bearer token only over https). Bodies are capped while they are
+ * read, responses are streamed with backpressure (watches), and a client that goes away cancels its
+ * response stream, which ends the watch behind it. Both protocols share everything below the socket.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import type { TlsCredentials } from "./tls-files.ts";
 
 // How much of an oversized body is read (and dropped) before the connection is cut instead.
 const DRAIN_FACTOR = 8;
@@ -28,11 +31,13 @@ export interface HttpServeOptions {
    * carry (TRACE), 400 for a target or Host header that makes no URL. Plain text unless given.
    */
   readonly refused?: (status: 400 | 405, message: string) => Response;
+  /** Serve https with this certificate and key (see readTlsFiles); plain http without. */
+  readonly tls?: TlsCredentials;
 }
 
 /** A running server. */
 export interface HttpServerHandle {
-  /** `http://host:port`. */
+  /** `http://host:port`, or `https://host:port` with `tls`. */
   readonly url: string;
   /** Stops accepting, ends open connections (and so open watches), resolves when closed. */
   close(): Promise<void>;
@@ -40,16 +45,20 @@ export interface HttpServerHandle {
 
 /** Starts serving `handler`; resolves once listening. */
 export function serveHttp(handler: FetchHandler, options: HttpServeOptions): Promise<HttpServerHandle> {
-  const server = createServer((incoming, outgoing) => {
-    void answer(handler, options, incoming, outgoing);
-  });
+  const scheme = options.tls === undefined ? "http" : "https";
+  const listener: RequestListener = (incoming, outgoing) => {
+    void answer(handler, options, scheme, incoming, outgoing);
+  };
+  // A client that fails the handshake (plain http on this port, an untrusted certificate) only
+  // costs its own socket: node:https destroys it and the server carries on.
+  const server = options.tls === undefined ? createServer(listener) : createTlsServer({ cert: options.tls.cert, key: options.tls.key }, listener);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {
       const { port } = server.address() as AddressInfo;
       const host = options.host.includes(":") ? `[${options.host}]` : options.host;
       resolve({
-        url: `http://${host}:${port}`,
+        url: `${scheme}://${host}:${port}`,
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
@@ -60,7 +69,7 @@ export function serveHttp(handler: FetchHandler, options: HttpServeOptions): Pro
   });
 }
 
-async function answer(handler: FetchHandler, options: HttpServeOptions, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+async function answer(handler: FetchHandler, options: HttpServeOptions, scheme: string, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
   try {
     const body = await readCapped(incoming, options.maxBodyBytes);
     if (body === "too-large") {
@@ -74,7 +83,7 @@ async function answer(handler: FetchHandler, options: HttpServeOptions, incoming
     }
     let request: Request;
     try {
-      request = toRequest(incoming, body);
+      request = toRequest(incoming, scheme, body);
     } catch (error) {
       await writeResponse(refusal(options, 400, `malformed request: ${(error as Error).message}`), outgoing);
       return;
@@ -135,13 +144,13 @@ function readCapped(incoming: IncomingMessage, maxBytes: number): Promise<Buffer
   });
 }
 
-function toRequest(incoming: IncomingMessage, body: Buffer | undefined): Request {
+function toRequest(incoming: IncomingMessage, scheme: string, body: Buffer | undefined): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
-  const url = `http://${incoming.headers.host ?? "localhost"}${incoming.url ?? "/"}`;
+  const url = `${scheme}://${incoming.headers.host ?? "localhost"}${incoming.url ?? "/"}`;
   return new Request(url, { method: incoming.method ?? "GET", headers, ...(body !== undefined && { body: new Uint8Array(body) }) });
 }
 

@@ -10,11 +10,12 @@ import { errorResponse, refusedResponse } from "../apiserver/http-response.ts";
 import { realClock } from "../kernel/real-clock.ts";
 import { Rng } from "../kernel/rng.ts";
 import { serveHttp, type FetchHandler, type HttpServerHandle } from "./http-server.ts";
+import type { TlsCredentials } from "./tls-files.ts";
 
 /** A served API server. */
 export interface LoopbackServer {
   readonly server: ApiServer;
-  /** `http://127.0.0.1:PORT`. */
+  /** `http://127.0.0.1:PORT` (`https://` with `tls`). */
   readonly url: string;
   /** The port; stays the same across `restartHttp`. */
   readonly port: number;
@@ -33,6 +34,8 @@ export interface LoopbackOptions extends Partial<Omit<ApiServerOptions, "dialect
   readonly seed?: string;
   /** Wraps the handler, e.g. to count requests. */
   readonly wrap?: (handler: FetchHandler) => FetchHandler;
+  /** Serve https with this certificate and key, as `serve --tls-cert-file` does. */
+  readonly tls?: TlsCredentials;
 }
 
 /** The 413 answer `serve` gives for a body over the cap. */
@@ -42,7 +45,7 @@ export function tooLargeResponse(): Response {
 
 /** Starts an ApiServer (kubernetes dialect unless told) served on 127.0.0.1 at a free port. */
 export async function startLoopbackServer(options: LoopbackOptions = {}): Promise<LoopbackServer> {
-  const { dialectName = "kubernetes", seed = "loopback-server", wrap, ...serverOptions } = options;
+  const { dialectName = "kubernetes", seed = "loopback-server", wrap, tls, ...serverOptions } = options;
   const rng = new Rng(seed);
   const server = new ApiServer({
     clock: realClock,
@@ -53,7 +56,7 @@ export async function startLoopbackServer(options: LoopbackOptions = {}): Promis
     dialect: dialectByName(dialectName),
   });
   const handler = wrap === undefined ? server.handle : wrap(server.handle);
-  const listen = (port: number) => serveHttp(handler, { host: "127.0.0.1", port, maxBodyBytes: maxRequestBodyBytes, tooLarge: tooLargeResponse, refused: refusedResponse });
+  const listen = (port: number) => serveHttp(handler, { host: "127.0.0.1", port, maxBodyBytes: maxRequestBodyBytes, tooLarge: tooLargeResponse, refused: refusedResponse, ...(tls !== undefined && { tls }) });
   let http: HttpServerHandle | undefined;
   try {
     http = await listen(0);
