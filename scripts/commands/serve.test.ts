@@ -106,6 +106,15 @@ function startCli(...args: string[]): Running {
   return start(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args]);
 }
 
+// Kills a server a test left running and removes its scratch directory.
+async function stopAndRemove(serve: Running | undefined, scratch: string): Promise<void> {
+  if (serve !== undefined && serve.child.exitCode === null && serve.child.signalCode === null) {
+    serve.child.kill("SIGKILL");
+    await serve.exited(WAIT_MS).catch(() => undefined);
+  }
+  if (scratch !== "") await rm(scratch, { recursive: true, force: true });
+}
+
 describe("orb-harness serve", { timeout: TEST_TIMEOUT_MS }, () => {
   let serve: Running;
   let url = "";
@@ -118,14 +127,8 @@ describe("orb-harness serve", { timeout: TEST_TIMEOUT_MS }, () => {
     url = served!;
   }, START_MS + 5_000);
 
-  afterAll(async () => {
-    // Normally the SIGTERM test has stopped it already.
-    if (serve !== undefined && serve.child.exitCode === null && serve.child.signalCode === null) {
-      serve.child.kill("SIGKILL");
-      await serve.exited(WAIT_MS).catch(() => undefined);
-    }
-    if (scratch !== "") await rm(scratch, { recursive: true, force: true });
-  });
+  // Normally the SIGTERM test has stopped it already.
+  afterAll(() => stopAndRemove(serve, scratch));
 
   it("prints its URL on the first stdout line and answers on it", async () => {
     expect(serve.stdout().split("\n")[0]).toMatch(/^serving on http:\/\/127\.0\.0\.1:\d+ \(dialect kubernetes\)$/);
@@ -369,13 +372,7 @@ describe("orb-harness serve over TLS with tokens", { timeout: TEST_TIMEOUT_MS },
     url = served!;
   }, START_MS + 5_000);
 
-  afterAll(async () => {
-    if (serve !== undefined && serve.child.exitCode === null && serve.child.signalCode === null) {
-      serve.child.kill("SIGKILL");
-      await serve.exited(WAIT_MS).catch(() => undefined);
-    }
-    if (scratch !== "") await rm(scratch, { recursive: true, force: true });
-  });
+  afterAll(() => stopAndRemove(serve, scratch));
 
   it("prints an https URL on the first stdout line", () => {
     expect(serve.stdout().split("\n")[0]).toMatch(/^serving on https:\/\/127\.0\.0\.1:\d+ \(dialect kubernetes\)$/);
