@@ -108,6 +108,28 @@ describe("the runner", () => {
     });
   }
 
+  it("warns, naming the namespace and how to remove it, when the server refuses to delete a case's namespace", async () => {
+    // The embedded server, except that it refuses DELETE of a namespace, as a cluster might for the run's identity.
+    const refusing: Target = {
+      ...embedded,
+      identity: {
+        ...embedded.identity,
+        transport: (request: Request) =>
+          request.method === "DELETE" && /^\/api\/v1\/namespaces\/[^/]+$/.test(new URL(request.url).pathname)
+            ? Promise.resolve(new Response(JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", message: "not allowed here", reason: "Forbidden", code: 403 }), { status: 403, headers: { "content-type": "application/json" } }))
+            : embedded.identity.transport(request),
+      },
+    };
+    let namespace = "";
+    const [writes] = defineCases("t", [{ name: "writes", clauses: ["doc1/1/http-methods"], tags: ["mutating"], run: async (context) => void (namespace = context.namespace) }]);
+    const warnings: string[] = [];
+    const [result] = await new ConformanceRun(refusing, { ...OPTIONS, onWarning: (message) => warnings.push(message) }).run([writes!]);
+    expect(result?.status).toBe("pass");
+    expect(warnings).toEqual([`could not delete namespace ${namespace} (HTTP 403 not allowed here); remove it with: kubectl delete namespace ${namespace}`]);
+    expect(await namespacePhase(namespace)).toBe("Active");
+    await embedded.identity.transport(new Request(`${embedded.url}/api/v1/namespaces/${namespace}`, { method: "DELETE", headers: embedded.identity.authHeaders }));
+  });
+
   it("after abort (Ctrl-C) starts no more cases, reports them skipped, and still deletes the running case's namespace", async () => {
     let namespace = "";
     let run: ConformanceRun | undefined;

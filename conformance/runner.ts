@@ -29,6 +29,8 @@ export interface RunnerOptions {
   /** Told when each case starts and ends (progress). */
   readonly onCaseStart?: (testCase: ConformanceCase) => void;
   readonly onCaseEnd?: (result: CaseResult) => void;
+  /** Told what the user must know but is no case's result: a namespace the run could not delete. */
+  readonly onWarning?: (message: string) => void;
 }
 
 /** The cases `options` selects, in order. */
@@ -97,10 +99,22 @@ export class ConformanceRun {
     } finally {
       deadline.dispose();
       if (testCase.tags.includes("mutating") && namespace !== this.target.dialect.namespaces.default && !this.options.keepNamespaces) {
-        await client.delete(`/api/v1/namespaces/${namespace}`).catch(() => undefined);
+        await this.deleteNamespace(client, namespace, (text) => recorder.redact(text));
       }
       virtual?.close();
     }
+  }
+
+  // A namespace left behind on a real cluster is the user's to remove: say so, never silently.
+  private async deleteNamespace(client: ConformanceClient, namespace: string, redact: (text: string) => string): Promise<void> {
+    const why = await client.delete(`/api/v1/namespaces/${namespace}`).then(
+      // 404: gone already (a case deleted it); 409: already terminating ("The system is ensuring all
+      // content is removed from this namespace"), so it will go by itself.
+      (response) => (response.status < 300 || response.status === 404 || response.status === 409 ? undefined : `HTTP ${response.status} ${response.json?.message ?? ""}`.trim()),
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    if (why === undefined) return;
+    this.options.onWarning?.(redact(`could not delete namespace ${namespace} (${why}); remove it with: kubectl delete namespace ${namespace}`));
   }
 
   private skipReason(testCase: ConformanceCase): string | undefined {

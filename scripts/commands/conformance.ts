@@ -109,6 +109,7 @@ export const conformanceCommand: CliCommand = {
         command: reproducingCommand(args),
         // A terminal line is redrawn in place (raw writes); plain progress is whole lines, through `output`.
         progress: reporter === "tty" ? { isTTY: true, write: (text) => process.stdout.write(text) } : { isTTY: false, write: (text) => output.out(text.replace(/\n$/, "")) },
+        onWarning: (message) => output.err(`warning: ${message}`),
         onRunStarted: (run) => {
           current = run;
         },
