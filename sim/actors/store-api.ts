@@ -124,12 +124,7 @@ export class StoreApi {
   }
 
   #leaseCacheOf(namespace: string): Map<string, StoredObject> {
-    let cache = this.#leaseCache.get(namespace);
-    if (cache === undefined) {
-      cache = new Map();
-      this.#leaseCache.set(namespace, cache);
-    }
-    return cache;
+    return innerMap(this.#leaseCache, namespace);
   }
 
   #cache(cache: Map<string, StoredObject>, object: StoredObject): StoredObject {
@@ -144,12 +139,7 @@ export class StoreApi {
   }
 
   #podIndex(nodeName: string): Map<string, ObjectKey> {
-    let index = this.#podsByNode.get(nodeName);
-    if (index === undefined) {
-      index = new Map();
-      this.#podsByNode.set(nodeName, index);
-    }
-    return index;
+    return innerMap(this.#podsByNode, nodeName);
   }
 
   #get(type: ResourceType, namespace: string | undefined, name: string): StoredObject {
@@ -178,6 +168,16 @@ export class StoreApi {
     const next = merge(current, carryOverMetadata(current, object as unknown as StoredObject));
     return guarded(() => store.update(key, next, expectedRevision === undefined ? {} : { expectedRevision }));
   }
+}
+
+// The map kept under `key` in a map of maps, made empty on first use.
+function innerMap<K, V>(outer: Map<string, Map<K, V>>, key: string): Map<K, V> {
+  let inner = outer.get(key);
+  if (inner === undefined) {
+    inner = new Map();
+    outer.set(key, inner);
+  }
+  return inner;
 }
 
 // Store failures as the API would answer them (reason and code from the store's error).

@@ -3,7 +3,7 @@
  * the embedded API server, in virtual time, under a fault schedule; safety and liveness are
  * checked from the recorded history.
  */
-import { dialectByName, type DialectName } from "../../spec/dialects.ts";
+import { dialectByName } from "../../spec/dialects.ts";
 import type { LeaderElectionParameters } from "../config/simulation-parameters.ts";
 import type { ControlPlaneClient } from "../actors/api-client.ts";
 import { HttpApiClient } from "../actors/http-api-client.ts";
@@ -11,32 +11,19 @@ import { LeaderElectionCandidate } from "../actors/leader-election-candidate.ts"
 import { leaderElectionTimingRules } from "../actors/leader-election-timing-rules.ts";
 import { StoreApi } from "../actors/store-api.ts";
 import { StoreApiClient } from "../actors/store-api-client.ts";
-import type { Fault } from "../faults/fault-schedule.ts";
-import type { LatencyDistribution } from "../faults/network.ts";
 import type { ProcessClock } from "../faults/process-clock.ts";
 import { checkLeaderElection, livenessBoundMs, safetySlackMs, type LeaderElectionBounds } from "../invariants/leader-election-checks.ts";
 import { leadershipIntervals } from "../invariants/leadership-intervals.ts";
 import { inMemoryTransport } from "../transport/in-memory-transport.ts";
 import { checkTargets, ControlPlaneWorld, maxDriftPpm, resolveTarget } from "./control-plane-world.ts";
 import type { ScenarioResult } from "./scenario-result.ts";
+import type { ScenarioRunOptions } from "./scenario-run-options.ts";
 
 /** How the leader election scenario runs. */
-export interface LeaderElectionScenarioOptions {
-  readonly seed: string | number;
-  readonly durationMs: number;
+export interface LeaderElectionScenarioOptions extends ScenarioRunOptions {
   readonly candidates: number;
-  readonly dialect: DialectName;
-  /** Timing and lock (doc 2 §2.2, from sim/config/simulation-parameters.ts). */
+  /** Timing and lock (doc 2 §2.2, from sim/config/simulation-parameters.ts). Client default: http. */
   readonly election: LeaderElectionParameters;
-  readonly faults: readonly Fault[];
-  readonly latency?: LatencyDistribution;
-  /** `http`: HTTP-shaped requests to the embedded server (default); `store`: the store-level client. */
-  readonly client?: "http" | "store";
-  readonly keepTraceLines?: boolean;
-  /** Told when setup is done and virtual time starts (the CLI times the run from there). */
-  readonly onStarted?: () => void;
-  /** Told when virtual time has run out, before the checkers run. */
-  readonly onRunEnded?: () => void;
 }
 
 /** Runs the scenario to its end and checks its invariants. */

@@ -4,7 +4,7 @@
  * each zone's rate and evicts their pods, under a fault schedule; the six node lifecycle
  * invariants are checked from the recorded history.
  */
-import { dialectByName, type DialectName } from "../../spec/dialects.ts";
+import { dialectByName } from "../../spec/dialects.ts";
 import type { NodeAgentParameters, NodeLifecycleParameters } from "../config/simulation-parameters.ts";
 import type { ControlPlaneClient } from "../actors/api-client.ts";
 import { HttpApiClient } from "../actors/http-api-client.ts";
@@ -12,8 +12,6 @@ import { NodeAgent } from "../actors/node-agent.ts";
 import { NodeLifecycleController } from "../actors/node-lifecycle-controller.ts";
 import { StoreApi } from "../actors/store-api.ts";
 import { StoreApiClient } from "../actors/store-api-client.ts";
-import type { Fault } from "../faults/fault-schedule.ts";
-import type { LatencyDistribution } from "../faults/network.ts";
 import type { ProcessClock } from "../faults/process-clock.ts";
 import type { NodeLifecycleBounds } from "../invariants/node-lifecycle-bounds.ts";
 import { checkNodeLifecycle } from "../invariants/node-lifecycle-checks.ts";
@@ -21,6 +19,7 @@ import { inMemoryTransport } from "../transport/in-memory-transport.ts";
 import { clusterNodes, createWorkload, zoneName } from "./cluster-workload.ts";
 import { checkTargets, ControlPlaneWorld, maxDriftPpm, resolveTarget } from "./control-plane-world.ts";
 import type { ScenarioResult } from "./scenario-result.ts";
+import type { ScenarioRunOptions } from "./scenario-run-options.ts";
 
 /** The controller's process name (fault target `controller`). */
 export const CONTROLLER_PROCESS = "node-lifecycle-controller";
@@ -29,30 +28,18 @@ export const CONTROLLER_PROCESS = "node-lifecycle-controller";
 const START_GRID_MS = 100;
 
 /** How the node eviction scenario runs. */
-export interface NodeEvictionScenarioOptions {
-  readonly seed: string | number;
-  readonly durationMs: number;
+export interface NodeEvictionScenarioOptions extends ScenarioRunOptions {
   readonly nodes: number;
   readonly zones: number;
   readonly pods: number;
-  readonly dialect: DialectName;
   /** The controller's parameters (doc 2 §2.4), grace period resolved for the dialect's version. */
   readonly lifecycle: NodeLifecycleParameters;
-  /** The node agents' parameters (doc 3 §2.4). */
+  /** The node agents' parameters (doc 3 §2.4). Client default: store (thousands of nodes). */
   readonly agent: NodeAgentParameters;
-  readonly faults: readonly Fault[];
-  readonly latency?: LatencyDistribution;
-  /** `store`: the store-level client (default; thousands of nodes); `http`: HTTP-shaped requests. */
-  readonly client?: "http" | "store";
   /** Planted canary: tokens per zone bucket (Kubernetes: 1). */
   readonly evictionBurst?: number;
-  readonly keepTraceLines?: boolean;
   /** The server's retained history (default doc 1 §8's 5 minutes); nothing here reads the past. */
   readonly historyWindowMs?: number;
-  /** Told when setup is done and virtual time starts (the CLI times the run from there). */
-  readonly onStarted?: () => void;
-  /** Told when virtual time has run out, before the checkers run. */
-  readonly onRunEnded?: () => void;
 }
 
 /** Runs the scenario to its end and checks its invariants. */
