@@ -165,6 +165,25 @@ describe("Simulation async processes", () => {
     expect(sim.trace.lines()).toEqual([`${EPOCH + 10} process woke {}`, `${EPOCH + 11} timer fired {}`]);
   });
 
+  it("lets the process around it run during a long run (a real timer fires before the run ends)", async () => {
+    const sim = new Simulation({ seed: "yield" });
+    // 5,000 events, settled without an event-loop turn except every 1,024th: without those turns
+    // the real timer below could only fire after run() returned.
+    void sim.spawn("ticker", async () => {
+      for (let tick = 0; tick < 5_000; tick++) await sim.sleep(1);
+    });
+    let eventsWhenTimerFired: number | undefined;
+    let eventsSoFar = 0;
+    sim.setTimer(0, function count() {
+      eventsSoFar++;
+      sim.setTimer(1, count);
+    });
+    setTimeout(() => void (eventsWhenTimerFired = eventsSoFar), 0);
+    await sim.run({ untilMs: sim.nowMs() + 5_000 });
+    expect(eventsWhenTimerFired).toBeDefined();
+    expect(eventsWhenTimerFired!).toBeLessThan(eventsSoFar);
+  });
+
   it("sees timers scheduled by continuations queued before run started", async () => {
     const sim = new Simulation({ seed: 1, epochMs: EPOCH });
     const fired: number[] = [];

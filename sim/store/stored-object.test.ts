@@ -17,6 +17,13 @@ describe("freezeWithResourceVersion", () => {
     expect((stored["spec"] as { items: { port: number }[] }).items[0]!.port).toBe(80);
   });
 
+  it("keeps the order of fields, resourceVersion where it was or appended", () => {
+    const rewritten = freezeWithResourceVersion({ metadata: { name: "a", resourceVersion: "1", uid: "u" }, spec: {} }, "2");
+    expect(JSON.stringify(rewritten)).toBe('{"metadata":{"name":"a","resourceVersion":"2","uid":"u"},"spec":{}}');
+    const first = freezeWithResourceVersion({ kind: "ConfigMap", metadata: { name: "a" }, data: {} }, "3");
+    expect(JSON.stringify(first)).toBe('{"kind":"ConfigMap","metadata":{"name":"a","resourceVersion":"3"},"data":{}}');
+  });
+
   it("keeps an own __proto__ key of a JSON body as data, not as a prototype", () => {
     const written = JSON.parse('{"metadata":{"name":"a"},"data":{"__proto__":{"polluted":"yes"}}}') as StoredObject;
     const stored = freezeWithResourceVersion(written, "2");

@@ -20,7 +20,8 @@ export interface StoredObject {
 
 /** A frozen deep copy of `object` with `metadata.resourceVersion` set. */
 export function freezeWithResourceVersion(object: StoredObject, resourceVersion: string): StoredObject {
-  return frozenCopy({ ...object, metadata: { ...object.metadata, resourceVersion } }) as StoredObject;
+  const metadata = frozenObjectCopy(object.metadata, "resourceVersion", resourceVersion);
+  return frozenObjectCopy(object, "metadata", metadata) as StoredObject;
 }
 
 /** `object` (already frozen) restamped with another resourceVersion, sharing everything else. */
@@ -41,15 +42,24 @@ function frozenCopy(value: unknown): unknown {
   }
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return deepFreeze(structuredClone(value));
+  return frozenObjectCopy(value as Record<string, unknown>);
+}
+
+// A frozen deep copy of a plain object; with `replacedKey`, that field holds `replacement` instead
+// (appended when absent), the order `{ ...value, [replacedKey]: replacement }` would give.
+function frozenObjectCopy(value: Record<string, unknown>, replacedKey?: string, replacement?: unknown): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
-    const child = frozenCopy((value as Record<string, unknown>)[key]);
-    // A JSON body may carry an own "__proto__" key: keep it as data, never as the copy's prototype.
-    if (key === "__proto__") Object.defineProperty(copy, key, { value: child, enumerable: true, writable: true, configurable: true });
-    else copy[key] = child;
+    if (Object.hasOwn(value, key)) setOwn(copy, key, key === replacedKey ? replacement : frozenCopy(value[key]));
   }
+  if (replacedKey !== undefined && !Object.hasOwn(value, replacedKey)) setOwn(copy, replacedKey, replacement);
   return Object.freeze(copy);
+}
+
+// A JSON body may carry an own "__proto__" key: keep it as data, never as the copy's prototype.
+function setOwn(object: Record<string, unknown>, key: string, child: unknown): void {
+  if (key === "__proto__") Object.defineProperty(object, key, { value: child, enumerable: true, writable: true, configurable: true });
+  else object[key] = child;
 }
 
 function deepFreeze<T>(value: T): T {
