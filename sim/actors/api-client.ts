@@ -41,6 +41,18 @@ export function isAlreadyExists(error: unknown): boolean {
   return error instanceof ApiCallError && error.reason === "AlreadyExists";
 }
 
+/**
+ * One Node as an informer holds it: what a watch of that Node (field selector metadata.name)
+ * last delivered. Kubelet reads its own Node this way before each status update (the first try
+ * of tryUpdateNodeStatus reads its node lister; retries GET from the server).
+ */
+export interface NodeInformer {
+  /** The Node: the watch's latest copy, or a fresh read (a relist) when it has none or its watch broke. */
+  get(options?: CallOptions): Promise<Node>;
+  /** Ends the watch. */
+  stop(): void;
+}
+
 /** What the actors ask of the API server. Writes with a resourceVersion fail with Conflict when stale. */
 export interface ControlPlaneClient {
   getLease(namespace: string, name: string, options?: CallOptions): Promise<Lease>;
@@ -48,6 +60,8 @@ export interface ControlPlaneClient {
   updateLease(lease: Lease, options?: CallOptions): Promise<Lease>;
   listLeases(namespace: string, options?: CallOptions): Promise<readonly Lease[]>;
   getNode(name: string, options?: CallOptions): Promise<Node>;
+  /** An informer of Node `name`. */
+  informNode(name: string): NodeInformer;
   createNode(node: Node, options?: CallOptions): Promise<Node>;
   /** PUT of the node: spec and metadata (taints); status is left alone. */
   updateNode(node: Node, options?: CallOptions): Promise<Node>;

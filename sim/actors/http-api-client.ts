@@ -5,7 +5,7 @@
  */
 import type { Dialect } from "../../spec/dialects.ts";
 import type { ObservedTransport, RequestOptions } from "../transport/in-memory-transport.ts";
-import { ApiCallError, type CallOptions, type ControlPlaneClient } from "./api-client.ts";
+import { ApiCallError, type CallOptions, type ControlPlaneClient, type NodeInformer } from "./api-client.ts";
 import type { Lease, Node, Pod } from "./api-objects.ts";
 
 const BASE_URL = "http://apiserver.local";
@@ -39,6 +39,14 @@ export class HttpApiClient implements ControlPlaneClient {
 
   getNode(name: string, options?: CallOptions): Promise<Node> {
     return this.#call("GET", `/api/v1/nodes/${name}`, undefined, options);
+  }
+
+  /**
+   * Limit: no watch over this client (the transport carries one response per request), so every
+   * read is a GET: an informer whose copy is never trusted, which sees changes sooner, not later.
+   */
+  informNode(name: string): NodeInformer {
+    return { get: (options) => this.getNode(name, options), stop: () => {} };
   }
 
   createNode(node: Node, options?: CallOptions): Promise<Node> {

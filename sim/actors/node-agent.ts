@@ -2,7 +2,10 @@
  * A node agent (doc 3 §2.4): registers its Node (`registerNode`), renews the node's Lease every
  * 10 s with `nodeLeaseDurationSeconds` set on it, and computes its status every
  * `nodeStatusUpdateFrequency`, posting it when it changed or when `nodeStatusReportFrequency` has
- * passed since the last post.
+ * passed since the last post. It reads its Node from an informer (a watch of that one Node), as
+ * kubelet reads its node lister, and from the server only to retry a post that conflicted: a
+ * GET per node every 10 s would be the bulk of a large cluster's requests, as it was in Kubernetes
+ * before the lister.
  *
  * Both loops tick on a fixed schedule ("every 10 s") of the agent's own clock, from the same start,
  * so the ticks of thousands of agents fall on few instants and share kernel events.
@@ -11,11 +14,14 @@
 import type { Dialect } from "../../spec/dialects.ts";
 import type { NodeAgentParameters } from "../config/simulation-parameters.ts";
 import type { ActorClock } from "./actor-clock.ts";
-import { isAlreadyExists, isNotFound, type ControlPlaneClient } from "./api-client.ts";
+import { isAlreadyExists, isConflict, isNotFound, type ControlPlaneClient, type NodeInformer } from "./api-client.ts";
 import { readyCondition, ZONE_LABEL, type Lease, type Node, type NodeCondition } from "./api-objects.ts";
 import type { HistoryRecorder } from "./history-recorder.ts";
 import { microTime, rfc3339Seconds } from "./micro-time.ts";
 import { tickOnSchedule } from "./tick-on-schedule.ts";
+
+/** Kubelet's nodeStatusUpdateRetry: tries of one status update. */
+const STATUS_UPDATE_ATTEMPTS = 5;
 
 /** How a node agent is set up. */
 export interface NodeAgentOptions {
@@ -35,6 +41,7 @@ export class NodeAgent {
   // Made once: a callback created per call would be one more allocation per heartbeat.
   readonly #leaseApplied: () => void;
   #lease: Lease | undefined;
+  #informer: NodeInformer | undefined;
   #lastPostMs = Number.NEGATIVE_INFINITY;
 
   constructor(options: NodeAgentOptions) {
@@ -45,6 +52,7 @@ export class NodeAgent {
   /** Registers, then runs the lease and status loops. */
   async run(): Promise<void> {
     await this.#register();
+    this.#informer = this.#options.client.informNode(this.#options.name);
     const { parameters } = this.#options;
     const startMs = this.#options.clock.monotonicMs();
     const { clock } = this.#options;
@@ -107,19 +115,27 @@ export class NodeAgent {
     return undefined;
   }
 
-  // Kubelet's tryUpdateNodeStatus: read the Node, compute status, post when changed or due.
+  // Kubelet's updateNodeStatus: tries of tryUpdateNodeStatus while the post conflicts.
   async #syncStatus(): Promise<void> {
+    for (let attempt = 0; attempt < STATUS_UPDATE_ATTEMPTS; attempt++) {
+      if ((await this.#tryUpdateStatus(attempt)) !== "conflict") return;
+    }
+  }
+
+  // Kubelet's tryUpdateNodeStatus: read the Node (the first try from the informer, retries from
+  // the server), compute status, post when it changed or a report is due.
+  async #tryUpdateStatus(attempt: number): Promise<"done" | "conflict"> {
     const { client, clock, name, parameters, recorder } = this.#options;
     let node: Node;
     try {
-      node = await client.getNode(name);
+      node = await (attempt === 0 ? this.#informer!.get() : client.getNode(name));
     } catch {
-      return;
+      return "done"; // unreachable: the next tick tries again
     }
     const current = readyCondition(node);
     const changed = current?.status !== "True";
     const nowMs = clock.monotonicMs();
-    if (!changed && nowMs - this.#lastPostMs < parameters.nodeStatusReportFrequencyMs) return;
+    if (!changed && nowMs - this.#lastPostMs < parameters.nodeStatusReportFrequencyMs) return "done";
     const ready = this.#readyCondition(current, changed);
     const conditions = [...(node.status.conditions ?? []).filter((condition) => condition.type !== "Ready"), ready];
     try {
@@ -133,8 +149,9 @@ export class NodeAgent {
         },
       );
       this.#lastPostMs = nowMs;
-    } catch {
-      // Conflict with the controller's write, or unreachable: the next tick tries again.
+      return "done";
+    } catch (error) {
+      return isConflict(error) ? "conflict" : "done"; // a stale copy, or unreachable: the next tick
     }
   }
 

@@ -5,9 +5,11 @@
  */
 import type { Network } from "../faults/network.ts";
 import type { ProcessClock } from "../faults/process-clock.ts";
-import type { CallOptions, ControlPlaneClient } from "./api-client.ts";
+import { ServerStream } from "../faults/server-stream.ts";
+import type { CallOptions, ControlPlaneClient, NodeInformer } from "./api-client.ts";
 import type { Lease, Node, Pod } from "./api-objects.ts";
 import type { StoreApi } from "./store-api.ts";
+import { StoreNodeInformer } from "./store-node-informer.ts";
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -44,6 +46,11 @@ export class StoreApiClient implements ControlPlaneClient {
 
   getNode(name: string, options?: CallOptions): Promise<Node> {
     return this.#call(() => this.#api.getNode(name), options);
+  }
+
+  informNode(name: string): NodeInformer {
+    const stream = new ServerStream(this.#network, this.#clock);
+    return new StoreNodeInformer({ name, api: this.#api, stream, clock: this.#clock, relist: (options) => this.getNode(name, options) });
   }
 
   createNode(node: Node, options?: CallOptions): Promise<Node> {

@@ -46,6 +46,8 @@ export class StoreApi {
   // Latest Node and Lease objects by key, in creation order (the watch cache).
   readonly #nodeCache = new Map<string, StoredObject>();
   readonly #leaseCache = new Map<string, Map<string, StoredObject>>();
+  // Watches of single Nodes (informers), by node name.
+  readonly #nodeWatchers = new Map<string, Set<(node: Node) => void>>();
 
   /** Operations over `options.store`, with the types of `options.dialect`. */
   constructor(options: StoreApiOptions) {
@@ -80,17 +82,37 @@ export class StoreApi {
   }
 
   createNode(node: Node): Node {
-    return this.#cache(this.#nodeCache, this.#create(this.#nodes, undefined, node)) as unknown as Node;
+    return this.#nodeWritten(this.#create(this.#nodes, undefined, node));
   }
 
   /** The main resource: status is carried over from the stored object (Kubernetes). */
   updateNode(node: Node): Node {
-    return this.#cache(this.#nodeCache, this.#update(this.#nodes, node, (current, next) => ({ ...next, status: current["status"] }), this.#nodeCache.get(node.metadata.name))) as unknown as Node;
+    return this.#nodeWritten(this.#update(this.#nodes, node, (current, next) => ({ ...next, status: current["status"] }), this.#nodeCache.get(node.metadata.name)));
   }
 
   /** The status subresource: only status changes. */
   updateNodeStatus(node: Node): Node {
-    return this.#cache(this.#nodeCache, this.#update(this.#nodes, node, (current, next) => ({ ...current, status: next["status"] }), this.#nodeCache.get(node.metadata.name))) as unknown as Node;
+    return this.#nodeWritten(this.#update(this.#nodes, node, (current, next) => ({ ...current, status: next["status"] }), this.#nodeCache.get(node.metadata.name)));
+  }
+
+  /** Whether `a` was written after `b` (this store's resourceVersions are revisions: they compare). */
+  isNewer(a: Node, b: Node): boolean {
+    const { resourceVersions } = this.#options.store;
+    return (resourceVersions.parse(a.metadata.resourceVersion ?? "") ?? 0) > (resourceVersions.parse(b.metadata.resourceVersion ?? "") ?? 0);
+  }
+
+  /**
+   * Calls `onChange` with each state of Node `name` written from now on, at server time, in
+   * order: the server side of a watch with field selector metadata.name. Returns its stop.
+   */
+  watchNode(name: string, onChange: (node: Node) => void): () => void {
+    let watchers = this.#nodeWatchers.get(name);
+    if (watchers === undefined) {
+      watchers = new Set();
+      this.#nodeWatchers.set(name, watchers);
+    }
+    watchers.add(onChange);
+    return () => void watchers.delete(onChange);
   }
 
   listNodes(): readonly Node[] {
@@ -130,6 +152,13 @@ export class StoreApi {
   #cache(cache: Map<string, StoredObject>, object: StoredObject): StoredObject {
     cache.set(object.metadata.name, object);
     return object;
+  }
+
+  #nodeWritten(object: StoredObject): Node {
+    const node = this.#cache(this.#nodeCache, object) as unknown as Node;
+    const watchers = this.#nodeWatchers.get(node.metadata.name);
+    if (watchers !== undefined) for (const onChange of watchers) onChange(node);
+    return node;
   }
 
   #cached(cache: Map<string, StoredObject>, type: ResourceType, name: string): StoredObject {

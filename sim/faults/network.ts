@@ -144,6 +144,16 @@ export class Network {
     this.#after(delayMs, then);
   }
 
+  /** True (simulation) time now, ms. */
+  nowMs(): number {
+    return this.#options.sim.nowMs();
+  }
+
+  /** A one-way latency to or from `process`, drawn from its distribution (whole ms). */
+  oneWayMs(process: string): number {
+    return this.#sample(process);
+  }
+
   /** How partitioned calls end: `reject` after `rejectAfterMs`, or hang (undefined) until the client's timeout. */
   get rejectAfterMs(): number | undefined {
     return this.#options.partitionMode === "reject" ? (this.#options.rejectAfterMs ?? 1000) : undefined;

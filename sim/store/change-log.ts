@@ -15,7 +15,7 @@ export interface Change {
   /** Clock time of the write, for time-based compaction. */
   readonly timeMs: number;
   readonly object: StoredObject;
-  /** The state before this write (absent for ADDED): lets watches with a filter see transitions. */
+  /** The state before this write (undefined for ADDED): lets watches with a filter see transitions. */
   readonly previous?: StoredObject;
 }
 

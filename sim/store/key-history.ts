@@ -1,28 +1,40 @@
-/** The versions of one key, oldest first, so that a read at any retained revision is a search. */
+/**
+ * The versions of one key, oldest first, so that a read at any retained revision is a search.
+ * A version is the key's `Change` itself (the change log holds the same record): one object per
+ * write, which matters when 5,000 leases renew every 10 s and each version is kept for the history
+ * window.
+ */
+import type { Change } from "./change-log.ts";
 import type { StoredObject } from "./stored-object.ts";
-
-/** One version of a key: the object written at `revision`, or null where it was deleted. */
-export interface KeyVersion {
-  readonly revision: number;
-  readonly object: StoredObject | null;
-}
 
 /** Every retained version of one key, in revision order. */
 export class KeyHistory {
-  private versions: KeyVersion[] = [];
+  /** The key, kept once: every change of this key refers to this string. */
+  readonly key: string;
+  private versions: Change[] = [];
 
-  /** Appends a version; revisions only grow. */
-  push(version: KeyVersion): void {
-    const last = this.versions.at(-1);
-    if (last !== undefined && version.revision <= last.revision) {
-      throw new Error(`key history: revision ${version.revision} after ${last.revision}`);
-    }
-    this.versions.push(version);
+  constructor(key: string) {
+    this.key = key;
   }
 
-  /** The latest version, if any. */
-  latest(): KeyVersion | undefined {
+  /** Appends a change of this key; revisions only grow. */
+  push(change: Change): void {
+    const last = this.versions.at(-1);
+    if (last !== undefined && change.revision <= last.revision) {
+      throw new Error(`key history: revision ${change.revision} after ${last.revision}`);
+    }
+    if (change.key !== this.key) throw new Error(`key history of ${this.key}: change of ${change.key}`);
+    this.versions.push(change);
+  }
+
+  /** The latest change, if any. */
+  latest(): Change | undefined {
     return this.versions.at(-1);
+  }
+
+  /** The latest object: null when the key was never written or its last change deleted it. */
+  latestObject(): StoredObject | null {
+    return visibleObject(this.versions.at(-1));
   }
 
   /** The object as it stood at `revision`: null when absent (never written yet, or deleted). */
@@ -30,7 +42,7 @@ export class KeyHistory {
     // Binary search for the last version with revision <= the one asked for.
     let low = 0;
     let high = this.versions.length - 1;
-    let found: KeyVersion | undefined;
+    let found: Change | undefined;
     while (low <= high) {
       const middle = (low + high) >> 1;
       const version = this.versions[middle]!;
@@ -41,7 +53,7 @@ export class KeyHistory {
         high = middle - 1;
       }
     }
-    return found?.object ?? null;
+    return visibleObject(found);
   }
 
   /**
@@ -56,6 +68,11 @@ export class KeyHistory {
     }
     if (keepFrom > 0) this.versions = this.versions.slice(keepFrom);
     const first = this.versions[0];
-    return this.versions.length === 1 && first !== undefined && first.revision <= revision && first.object === null;
+    return this.versions.length === 1 && first !== undefined && first.revision <= revision && first.type === "DELETED";
   }
+}
+
+// A deletion's change carries the last state, but a read there sees nothing.
+function visibleObject(change: Change | undefined): StoredObject | null {
+  return change === undefined || change.type === "DELETED" ? null : change.object;
 }

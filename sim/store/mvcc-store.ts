@@ -318,13 +318,13 @@ export class MvccStore {
   }
 
   private latest(key: string): StoredObject | null {
-    return this.histories.get(key)?.latest()?.object ?? null;
+    return this.histories.get(key)?.latestObject() ?? null;
   }
 
   private existing(key: string, preconditions: WritePreconditions): StoredObject {
     const history = this.histories.get(key);
     const version = history?.latest();
-    if (version === undefined || version.object === null) throw new NotFoundError(key);
+    if (version === undefined || version.type === "DELETED") throw new NotFoundError(key);
     const { expectedRevision } = preconditions;
     if (expectedRevision !== undefined && expectedRevision !== version.revision) {
       throw new ConflictError(key, expectedRevision, version.revision);
@@ -341,13 +341,14 @@ export class MvccStore {
         : restampResourceVersion(previous!, resourceVersion);
     let history = this.histories.get(key);
     if (history === undefined) {
-      history = new KeyHistory();
+      history = new KeyHistory(key);
       this.histories.set(key, history);
       this.keys.add(key);
     }
-    history.push({ revision, object: type === "DELETED" ? null : stored });
+    // One record serves the key's history and the change log; its key is the history's string.
+    const change: Change = { type, key: history.key, revision, timeMs: this.clock.nowMs(), object: stored, previous };
+    history.push(change);
     this.currentRevision = revision;
-    const change: Change = { type, key, revision, timeMs: this.clock.nowMs(), object: stored, ...(previous && { previous }) };
     this.changes.append(change);
     this.notify(change);
     return stored;
