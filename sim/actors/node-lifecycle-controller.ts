@@ -63,13 +63,21 @@ interface Zone {
  */
 type Readiness = "True" | "False" | "Unknown" | "absent" | "uncertain";
 
+/** What the controller knows of one node; updated in place (thousands of nodes, every pass). */
+interface ViewEntry {
+  node: Node;
+  readiness: Readiness;
+  /** The node's Lease as last listed, if it has one. */
+  lease: Lease | undefined;
+}
+
 /** One controller incarnation; `run` never returns. */
 export class NodeLifecycleController {
   readonly #options: NodeLifecycleControllerOptions;
   readonly #health: NodeHealthTracker;
   readonly #lock = new AsyncLock();
   readonly #zones = new Map<string, Zone>();
-  readonly #view = new Map<string, { node: Node; readiness: Readiness }>();
+  readonly #view = new Map<string, ViewEntry>();
   readonly #evictions = new Map<string, TimerHandle[]>();
   #allFullyDisrupted = false;
 
@@ -105,35 +113,46 @@ export class NodeLifecycleController {
       return; // unreachable: try again next period
     }
     const nowMs = clock.monotonicMs();
-    const leaseOf = new Map<string, Lease>();
-    for (const lease of leases) leaseOf.set(lease.metadata.name, lease);
     if (this.#view.size > nodes.length) this.#view.clear(); // nodes went away: rebuild
-    const overdue: Node[] = [];
-    // Thousands of nodes per pass, every pass: no allocation per healthy node.
+    // Thousands of nodes per pass, every pass: no allocation per healthy node, one lookup per object.
     for (const node of nodes) {
-      const name = node.metadata.name;
-      const status = readyCondition(node)?.status;
-      const readiness = status ?? "absent";
-      const entry = this.#view.get(name);
-      if (entry === undefined) this.#view.set(name, { node, readiness });
-      else {
-        entry.node = node;
-        entry.readiness = readiness;
-      }
-      if (this.#health.overdue(node, leaseOf.get(name), nowMs) && status !== "Unknown") overdue.push(node);
+      const entry = this.#see(node.metadata.name, node, readyCondition(node)?.status ?? "absent");
+      entry.lease = undefined;
     }
-    await Promise.all(overdue.map((node) => this.#markUnknown(node, leaseOf.get(node.metadata.name))));
+    for (const lease of leases) {
+      const entry = this.#view.get(lease.metadata.name);
+      if (entry !== undefined) entry.lease = lease;
+    }
+    const overdue: ViewEntry[] = [];
+    for (const entry of this.#view.values()) {
+      if (this.#health.overdue(entry.node, entry.lease, nowMs) && entry.readiness !== "Unknown") overdue.push(entry);
+    }
+    await Promise.all(overdue.map(({ node, lease }) => this.#markUnknown(node, lease)));
     await this.#handleDisruption();
-    for (const node of nodes) {
-      if (this.#taintWorkFor(node.metadata.name)) await this.#processTaints(node.metadata.name);
+    // The view holds the listed nodes in list order (its keys were first set in list order).
+    for (const [name, entry] of this.#view) {
+      if (this.#taintWorkFor(entry)) await this.#processTaints(name);
     }
+  }
+
+  // Records what is now known of node `name`, keeping its lease; returns its entry.
+  #see(name: string, node: Node, readiness: Readiness): ViewEntry {
+    const entry = this.#view.get(name);
+    if (entry === undefined) {
+      const created: ViewEntry = { node, readiness, lease: undefined };
+      this.#view.set(name, created);
+      return created;
+    }
+    entry.node = node;
+    entry.readiness = readiness;
+    return entry;
   }
 
   // Whether #processTaints has anything to do for `name` (checked synchronously: thousands of
   // healthy, untainted nodes per pass need nothing, and an await each would dominate the pass).
-  #taintWorkFor(name: string): boolean {
-    const entry = this.#view.get(name)!;
+  #taintWorkFor(entry: ViewEntry): boolean {
     if (entry.readiness !== "True") return entry.readiness === "False" || entry.readiness === "Unknown";
+    const name = entry.node.metadata.name;
     return this.#evictions.has(name) || this.#hasOurTaint(entry.node) || (this.#zones.get(zoneOf(entry.node))?.queue.has(name) ?? false);
   }
 
@@ -153,18 +172,18 @@ export class NodeLifecycleController {
         const updated = await client.updateNodeStatus({ ...current, status: { ...current.status, conditions } }, {
           onApplied: () => recorder.condition({ node: name, status: "Unknown", by: process }),
         });
-        this.#view.set(name, { node: updated, readiness: "Unknown" });
+        this.#see(name, updated, "Unknown");
         return;
       } catch (error) {
         if (!isConflict(error)) {
           // The write may or may not have happened: not ready for the zone counts, untouched by tainting.
-          this.#view.set(name, { node: current, readiness: "uncertain" });
+          this.#see(name, current, "uncertain");
           return;
         }
       }
       const fresh = await this.#getNode(name);
       if (fresh === undefined) return;
-      this.#view.set(name, { node: fresh, readiness: readyCondition(fresh)?.status ?? "absent" });
+      this.#see(name, fresh, readyCondition(fresh)?.status ?? "absent");
       if (!this.#health.overdue(fresh, lease, clock.monotonicMs()) || readyCondition(fresh)?.status === "Unknown") return;
       current = fresh;
     }
@@ -320,7 +339,7 @@ export class NodeLifecycleController {
           },
         });
         const entry = this.#view.get(name);
-        if (entry !== undefined) this.#view.set(name, { ...entry, node: updated });
+        if (entry !== undefined) entry.node = updated;
         return true;
       } catch (error) {
         if (!isConflict(error)) return false;
