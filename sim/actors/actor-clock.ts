@@ -9,4 +9,6 @@ import type { Clock } from "../kernel/clock.ts";
 export interface ActorClock extends Clock {
   /** The monotonic reading, ms: drifts with the process's clock, never steps. */
   monotonicMs(): number;
+  /** A wake-up made once and set again and again: the function runs `callback` after `delayMs` of this clock. */
+  recurringWakeup(callback: () => void): (delayMs: number) => void;
 }

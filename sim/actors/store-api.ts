@@ -18,7 +18,7 @@ import type { Rng } from "../kernel/rng.ts";
 import { withPodDefaults } from "../apiserver/admission/pod-defaults.ts";
 import { carryOverMetadata, stampNewObject } from "../apiserver/object-stamping.ts";
 import { ResourceRegistry, type ResourceType } from "../apiserver/resource-types.ts";
-import { storageKey } from "../apiserver/stored-resource.ts";
+import { encodedStorageKey, storageKey } from "../apiserver/stored-resource.ts";
 import type { MvccStore } from "../store/mvcc-store.ts";
 import { StoreError } from "../store/errors.ts";
 import type { ObjectKey } from "../store/object-key.ts";
@@ -43,9 +43,9 @@ export class StoreApi {
   readonly #nodes: ResourceType;
   readonly #pods: ResourceType;
   readonly #podsByNode = new Map<string, Map<string, ObjectKey>>();
-  // Latest Node and Lease objects by key, in creation order (the watch cache).
-  readonly #nodeCache = new Map<string, StoredObject>();
-  readonly #leaseCache = new Map<string, Map<string, StoredObject>>();
+  // Latest Node and Lease objects by name, in creation order (the watch cache).
+  readonly #nodeCache = new Map<string, CacheEntry>();
+  readonly #leaseCache = new Map<string, Map<string, CacheEntry>>();
   // Watches of single Nodes (informers), by node name.
   readonly #nodeWatchers = new Map<string, Set<(node: Node) => void>>();
 
@@ -64,17 +64,17 @@ export class StoreApi {
 
   createLease(lease: Lease): Lease {
     const namespace = lease.metadata.namespace ?? "";
-    return this.#cache(this.#leaseCacheOf(namespace), this.#create(this.#leases, namespace, lease)) as unknown as Lease;
+    return this.#cache(this.#leaseCacheOf(namespace), this.#leases, this.#create(this.#leases, namespace, lease)) as unknown as Lease;
   }
 
   updateLease(lease: Lease): Lease {
     const namespace = lease.metadata.namespace ?? "";
     const cache = this.#leaseCacheOf(namespace);
-    return this.#cache(cache, this.#update(this.#leases, lease, (current, next) => next, cache.get(lease.metadata.name))) as unknown as Lease;
+    return this.#cache(cache, this.#leases, this.#update(this.#leases, lease, (current, next) => next, cache.get(lease.metadata.name))) as unknown as Lease;
   }
 
   listLeases(namespace: string): readonly Lease[] {
-    return [...this.#leaseCacheOf(namespace).values()] as unknown as Lease[];
+    return objectsOf(this.#leaseCacheOf(namespace)) as unknown as Lease[];
   }
 
   getNode(name: string): Node {
@@ -116,7 +116,7 @@ export class StoreApi {
   }
 
   listNodes(): readonly Node[] {
-    return [...this.#nodeCache.values()] as unknown as Node[];
+    return objectsOf(this.#nodeCache) as unknown as Node[];
   }
 
   createPod(pod: Pod): Pod {
@@ -145,26 +145,29 @@ export class StoreApi {
     if (nodeName !== undefined) this.#podsByNode.get(nodeName)?.delete(`${namespace}/${name}`);
   }
 
-  #leaseCacheOf(namespace: string): Map<string, StoredObject> {
+  #leaseCacheOf(namespace: string): Map<string, CacheEntry> {
     return innerMap(this.#leaseCache, namespace);
   }
 
-  #cache(cache: Map<string, StoredObject>, object: StoredObject): StoredObject {
-    cache.set(object.metadata.name, object);
+  #cache(cache: Map<string, CacheEntry>, type: ResourceType, object: StoredObject): StoredObject {
+    const { name, namespace } = object.metadata;
+    const entry = cache.get(name);
+    if (entry !== undefined) entry.object = object;
+    else cache.set(name, { object, key: encodedStorageKey(type, namespace, name) });
     return object;
   }
 
   #nodeWritten(object: StoredObject): Node {
-    const node = this.#cache(this.#nodeCache, object) as unknown as Node;
+    const node = this.#cache(this.#nodeCache, this.#nodes, object) as unknown as Node;
     const watchers = this.#nodeWatchers.get(node.metadata.name);
     if (watchers !== undefined) for (const onChange of watchers) onChange(node);
     return node;
   }
 
-  #cached(cache: Map<string, StoredObject>, type: ResourceType, name: string): StoredObject {
-    const object = cache.get(name);
-    if (object === undefined) throw new ApiCallError("NotFound", 404, `${type.resource} "${name}" not found`);
-    return object;
+  #cached(cache: Map<string, CacheEntry>, type: ResourceType, name: string): StoredObject {
+    const entry = cache.get(name);
+    if (entry === undefined) throw new ApiCallError("NotFound", 404, `${type.resource} "${name}" not found`);
+    return entry.object;
   }
 
   #podIndex(nodeName: string): Map<string, ObjectKey> {
@@ -183,12 +186,12 @@ export class StoreApi {
     return guarded(() => store.create(storageKey(type, namespace, stamped.metadata.name), stamped));
   }
 
-  // `cached`: the latest object when the caller keeps it (saves a store read).
-  #update(type: ResourceType, object: { metadata: { name: string; namespace?: string; resourceVersion?: string } }, merge: (current: StoredObject, next: StoredObject) => StoredObject, cached?: StoredObject): StoredObject {
+  // `cached`: the latest object and its key when the caller keeps them (saves a store read).
+  #update(type: ResourceType, object: { metadata: { name: string; namespace?: string; resourceVersion?: string } }, merge: (current: StoredObject, next: StoredObject) => StoredObject, cached?: CacheEntry): StoredObject {
     const { store } = this.#options;
     const namespace = type.namespaced ? object.metadata.namespace : undefined;
-    const key = storageKey(type, namespace, object.metadata.name);
-    const current = cached ?? this.#get(type, namespace, object.metadata.name);
+    const key = cached?.key ?? storageKey(type, namespace, object.metadata.name);
+    const current = cached?.object ?? this.#get(type, namespace, object.metadata.name);
     const resourceVersion = object.metadata.resourceVersion;
     const expectedRevision = resourceVersion === undefined || resourceVersion === "" ? undefined : store.resourceVersions.parse(resourceVersion);
     if (resourceVersion !== undefined && resourceVersion !== "" && expectedRevision === undefined) {
@@ -197,6 +200,16 @@ export class StoreApi {
     const next = merge(current, carryOverMetadata(current, object as unknown as StoredObject));
     return guarded(() => store.update(key, next, expectedRevision === undefined ? {} : { expectedRevision }));
   }
+}
+
+/** A cached object and its store key (encoded once: the same keys are written every 10 s). */
+interface CacheEntry {
+  object: StoredObject;
+  readonly key: ObjectKey;
+}
+
+function objectsOf(cache: Map<string, CacheEntry>): StoredObject[] {
+  return Array.from(cache.values(), (entry) => entry.object);
 }
 
 // The map kept under `key` in a map of maps, made empty on first use.

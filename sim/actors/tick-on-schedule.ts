@@ -6,12 +6,20 @@
  */
 import type { ActorClock } from "./actor-clock.ts";
 
-/** Runs `tick` at `startMs` (now or past: at once), then every `periodMs` after it; never returns. */
-export async function tickOnSchedule(clock: ActorClock, startMs: number, periodMs: number, tick: () => Promise<void>): Promise<never> {
-  for (let next = startMs; ; ) {
-    await tick();
-    const nowMs = clock.monotonicMs();
-    next += periodMs * Math.max(1, Math.ceil((nowMs - next) / periodMs));
-    await clock.sleep(next - nowMs);
-  }
+/**
+ * Runs `tick` at `startMs` (now or past: at once), then every `periodMs` after it; never resolves,
+ * and rejects when a tick does. Callbacks rather than an await loop: the loop's state is made once,
+ * not a promise and closures per period that live for the whole period.
+ */
+export function tickOnSchedule(clock: ActorClock, startMs: number, periodMs: number, tick: () => Promise<void>): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    let next = startMs;
+    const afterTick = (): void => {
+      const nowMs = clock.monotonicMs();
+      next += periodMs * Math.max(1, Math.ceil((nowMs - next) / periodMs));
+      wakeAt(next - nowMs);
+    };
+    const wakeAt = clock.recurringWakeup(() => void tick().then(afterTick, reject));
+    void tick().then(afterTick, reject);
+  });
 }

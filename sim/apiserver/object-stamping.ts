@@ -78,14 +78,17 @@ export function stampNewObject(
   return { metadata: { ...metadata, ...stamped } as StoredObject["metadata"], ...fields };
 }
 
+// The metadata an update cannot change: always the stored object's (absent there, absent).
+const CARRIED_OVER_METADATA = ["name", "namespace", "uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generateName"];
+
 /** An update's stored form: identity and lifecycle fields carried over from the current object. */
 export function carryOverMetadata(current: StoredObject, next: StoredObject): StoredObject {
-  const kept = ["name", "namespace", "uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generateName"];
   const metadata: Record<string, unknown> = { ...next.metadata };
-  for (const field of kept) {
-    if (current.metadata[field] === undefined) delete metadata[field];
-    else metadata[field] = current.metadata[field];
+  for (const field of CARRIED_OVER_METADATA) {
+    const value = current.metadata[field];
+    if (value !== undefined) metadata[field] = value;
+    else if (field in metadata) delete metadata[field]; // only when present: a delete can slow the object down
   }
-  delete metadata["resourceVersion"];
+  if ("resourceVersion" in metadata) delete metadata["resourceVersion"];
   return { ...next, metadata: metadata as StoredObject["metadata"] };
 }

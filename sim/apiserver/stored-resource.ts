@@ -3,7 +3,7 @@
  * (kind, apiVersion) that objects carry on the wire but not in storage, as list items don't
  * (transcript list-page-3: items have no kind or apiVersion).
  */
-import { collectionPrefix, type ObjectKey } from "../store/object-key.ts";
+import { collectionPrefix, EncodedObjectKey, type ObjectKey } from "../store/object-key.ts";
 import type { StoredObject } from "../store/stored-object.ts";
 import { apiVersionOf, type ResourceType } from "./resource-types.ts";
 
@@ -15,6 +15,12 @@ function storageResource(type: ResourceType): string {
 /** The store key of an object of `type`. */
 export function storageKey(type: ResourceType, namespace: string | undefined, name: string): ObjectKey {
   return { resource: storageResource(type), namespace: type.namespaced ? (namespace ?? "") : "", name };
+}
+
+/** `storageKey`, encoded once: for objects written again and again. */
+export function encodedStorageKey(type: ResourceType, namespace: string | undefined, name: string): EncodedObjectKey {
+  const { resource, namespace: keyNamespace } = storageKey(type, namespace, name);
+  return new EncodedObjectKey(resource, keyNamespace, name);
 }
 
 /** The key prefix of a collection: one namespace, or all of them when `namespace` is undefined. */

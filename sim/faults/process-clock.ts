@@ -93,6 +93,20 @@ export class ProcessClock implements Clock {
     };
   }
 
+  /**
+   * A wake-up made once and set again and again: the returned function runs `callback` in this
+   * process after `delayMs` of its time (deferred by pauses, never after a kill). It allocates
+   * nothing per use: the promise and closures of each `sleep` of thousands of 10 s loops outlived
+   * the young generation, and copying them out was most of the garbage collector's work.
+   */
+  recurringWakeup(callback: () => void): (delayMs: number) => void {
+    const run = (): void => this.deliver(callback);
+    return (delayMs) => {
+      checkDelay(delayMs, this.name);
+      this.#timers.afterUncancellable(delayMs / this.#rate, run);
+    };
+  }
+
   /** Resolves after `ms` of this process's time (never, if it is killed first). */
   sleep(ms: number): Promise<void> {
     checkDelay(ms, this.name);

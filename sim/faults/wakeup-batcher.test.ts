@@ -24,4 +24,19 @@ describe("WakeupBatcher", () => {
     await sim.run();
     expect(seen).toEqual(["past-due"]);
   });
+
+  it("runs uncancellable wake-ups in the same batches and order as the others, and counts them", async () => {
+    const sim = new Simulation({ seed: "batcher" });
+    const timers = new WakeupBatcher(sim);
+    const order: string[] = [];
+    const reused = (): void => void order.push(`reused@${sim.nowMs() - sim.epochMs}`);
+    timers.after(10, () => order.push("handle@10"));
+    timers.afterUncancellable(10, reused);
+    timers.afterUncancellable(20, reused);
+    timers.after(10, () => order.push("handle@10 again"));
+    expect(sim.pendingEvents).toBe(2);
+    await sim.run();
+    expect(order).toEqual(["handle@10", "reused@10", "handle@10 again", "reused@20"]);
+    expect(timers.callbacksRun).toBe(4);
+  });
 });

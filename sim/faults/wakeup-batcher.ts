@@ -22,7 +22,8 @@ class Wakeup implements TimerHandle {
 /** One kernel timer per distinct due time; the callbacks due then run in scheduling order. */
 export class WakeupBatcher {
   readonly #sim: Simulation;
-  readonly #due = new Map<number, Wakeup[]>();
+  // A plain function is a wake-up without a cancel handle (see `afterUncancellable`).
+  readonly #due = new Map<number, (Wakeup | (() => void))[]>();
   #callbacksRun = 0;
 
   /** Batches wake-ups on `sim`'s queue. */
@@ -37,15 +38,8 @@ export class WakeupBatcher {
 
   /** Runs `callback` at true (simulation) time `atMs`, or now when `atMs` is already past. */
   at(atMs: number, callback: () => void): TimerHandle {
-    const nowMs = this.#sim.nowMs();
-    const dueMs = atMs > nowMs ? atMs : nowMs;
     const wakeup = new Wakeup(callback);
-    const batch = this.#due.get(dueMs);
-    if (batch !== undefined) batch.push(wakeup);
-    else {
-      this.#due.set(dueMs, [wakeup]);
-      this.#sim.setTimer(dueMs - nowMs, () => this.#flush(dueMs));
-    }
+    this.#add(atMs, wakeup);
     return wakeup;
   }
 
@@ -54,11 +48,35 @@ export class WakeupBatcher {
     return this.at(this.#sim.nowMs() + delayMs, callback);
   }
 
+  /**
+   * `after` without a cancel handle, so nothing is allocated per call: for a callback made once
+   * and set again and again (a loop that wakes every 10 s for hours).
+   */
+  afterUncancellable(delayMs: number, callback: () => void): void {
+    this.#add(this.#sim.nowMs() + delayMs, callback);
+  }
+
+  #add(atMs: number, wakeup: Wakeup | (() => void)): void {
+    const nowMs = this.#sim.nowMs();
+    const dueMs = atMs > nowMs ? atMs : nowMs;
+    const batch = this.#due.get(dueMs);
+    if (batch !== undefined) batch.push(wakeup);
+    else {
+      this.#due.set(dueMs, [wakeup]);
+      this.#sim.setTimer(dueMs - nowMs, () => this.#flush(dueMs));
+    }
+  }
+
   #flush(dueMs: number): void {
     const batch = this.#due.get(dueMs);
     this.#due.delete(dueMs);
     if (batch === undefined) return;
     for (const wakeup of batch) {
+      if (typeof wakeup === "function") {
+        this.#callbacksRun++;
+        wakeup();
+        continue;
+      }
       const callback = wakeup.callback;
       if (callback === undefined) continue;
       wakeup.callback = undefined;

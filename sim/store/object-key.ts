@@ -11,8 +11,29 @@ export interface ObjectKey {
   readonly name: string;
 }
 
+/**
+ * An ObjectKey encoded once, for a key written again and again (a node's Lease, renewed every
+ * 10 s): building and hashing the key string anew on each write cost as much as the write's copy.
+ */
+export class EncodedObjectKey implements ObjectKey {
+  /** `encodeKey` of this key. */
+  readonly encoded: string;
+
+  constructor(
+    readonly resource: string,
+    readonly namespace: string,
+    readonly name: string,
+  ) {
+    this.encoded = encodeComponents(this);
+  }
+}
+
 /** The storage key of an object; throws on a component that would break the key's shape. */
 export function encodeKey(key: ObjectKey): string {
+  return key instanceof EncodedObjectKey ? key.encoded : encodeComponents(key);
+}
+
+function encodeComponents(key: ObjectKey): string {
   assertComponent("resource", key.resource, false);
   assertComponent("namespace", key.namespace, true);
   assertComponent("name", key.name, false);
