@@ -112,9 +112,16 @@ export class NodeLifecycleController {
     } catch {
       return; // unreachable: try again next period
     }
-    const nowMs = clock.monotonicMs();
+    const overdue = this.#observe(nodes, leases, clock.monotonicMs());
+    await Promise.all(overdue.map(({ node, lease }) => this.#markUnknown(node, lease)));
+    await this.#handleDisruption();
+    for (const name of this.#nodesWithTaintWork()) await this.#processTaints(name);
+  }
+
+  // Takes in a listing; returns the nodes overdue and not yet marked. Synchronous, as the loops
+  // over thousands of nodes every pass are only optimized well outside an async function.
+  #observe(nodes: readonly Node[], leases: readonly Lease[], nowMs: number): ViewEntry[] {
     if (this.#view.size > nodes.length) this.#view.clear(); // nodes went away: rebuild
-    // Thousands of nodes per pass, every pass: no allocation per healthy node, one lookup per object.
     for (const node of nodes) {
       const entry = this.#see(node.metadata.name, node, readyCondition(node)?.status ?? "absent");
       entry.lease = undefined;
@@ -127,12 +134,16 @@ export class NodeLifecycleController {
     for (const entry of this.#view.values()) {
       if (this.#health.overdue(entry.node, entry.lease, nowMs) && entry.readiness !== "Unknown") overdue.push(entry);
     }
-    await Promise.all(overdue.map(({ node, lease }) => this.#markUnknown(node, lease)));
-    await this.#handleDisruption();
-    // The view holds the listed nodes in list order (its keys were first set in list order).
-    for (const [name, entry] of this.#view) {
-      if (this.#taintWorkFor(entry)) await this.#processTaints(name);
-    }
+    return overdue;
+  }
+
+  // The nodes #processTaints has work for, in list order (the view's keys were first set in list
+  // order). Collected up front: processing one node changes nothing another's check reads, and
+  // nothing else runs meanwhile (the lock).
+  #nodesWithTaintWork(): string[] {
+    const names: string[] = [];
+    for (const entry of this.#view.values()) if (this.#taintWorkFor(entry)) names.push(entry.node.metadata.name);
+    return names;
   }
 
   // Records what is now known of node `name`, keeping its lease; returns its entry.
@@ -192,14 +203,7 @@ export class NodeLifecycleController {
   // Kubernetes' handleDisruption: zone states, rates, and the all-zones-down brake.
   async #handleDisruption(): Promise<void> {
     const { parameters, recorder, clock } = this.#options;
-    const counts = new Map<string, { ready: number; notReady: number }>();
-    for (const { node, readiness } of this.#view.values()) {
-      const zone = zoneOf(node);
-      const count = counts.get(zone) ?? { ready: 0, notReady: 0 };
-      if (readiness === "True") count.ready++;
-      else count.notReady++;
-      counts.set(zone, count);
-    }
+    const counts = this.#countReadiness();
     const nowMs = clock.monotonicMs();
     const states = new Map<string, ZoneState>();
     for (const [zone, count] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -230,6 +234,22 @@ export class NodeLifecycleController {
       }
     }
     this.#allFullyDisrupted = allFull;
+  }
+
+  // Ready and not-ready nodes per zone (synchronous: a loop over every node, every pass).
+  #countReadiness(): Map<string, { ready: number; notReady: number }> {
+    const counts = new Map<string, { ready: number; notReady: number }>();
+    for (const { node, readiness } of this.#view.values()) {
+      const zone = zoneOf(node);
+      let count = counts.get(zone);
+      if (count === undefined) {
+        count = { ready: 0, notReady: 0 };
+        counts.set(zone, count);
+      }
+      if (readiness === "True") count.ready++;
+      else count.notReady++;
+    }
+    return counts;
   }
 
   #createZone(zone: string, nowMs: number): void {

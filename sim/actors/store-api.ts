@@ -64,13 +64,14 @@ export class StoreApi {
 
   createLease(lease: Lease): Lease {
     const namespace = lease.metadata.namespace ?? "";
-    return this.#cache(this.#leaseCacheOf(namespace), this.#leases, this.#create(this.#leases, namespace, lease)) as unknown as Lease;
+    return this.#cacheCreated(this.#leaseCacheOf(namespace), this.#create(this.#leases, namespace, lease)) as unknown as Lease;
   }
 
   updateLease(lease: Lease): Lease {
     const namespace = lease.metadata.namespace ?? "";
     const cache = this.#leaseCacheOf(namespace);
-    return this.#cache(cache, this.#leases, this.#update(this.#leases, lease, (current, next) => next, cache.get(lease.metadata.name))) as unknown as Lease;
+    const cached = cache.get(lease.metadata.name);
+    return this.#cacheUpdated(cache, this.#update(this.#leases, lease, (current, next) => next, cached)) as unknown as Lease;
   }
 
   listLeases(namespace: string): readonly Lease[] {
@@ -82,17 +83,17 @@ export class StoreApi {
   }
 
   createNode(node: Node): Node {
-    return this.#nodeWritten(this.#create(this.#nodes, undefined, node));
+    return this.#nodeWritten(this.#cacheCreated(this.#nodeCache, this.#create(this.#nodes, undefined, node)));
   }
 
   /** The main resource: status is carried over from the stored object (Kubernetes). */
   updateNode(node: Node): Node {
-    return this.#nodeWritten(this.#update(this.#nodes, node, (current, next) => ({ ...next, status: current["status"] }), this.#nodeCache.get(node.metadata.name)));
+    return this.#updateNodeWith(node, (current, next) => ({ ...next, status: current["status"] }));
   }
 
   /** The status subresource: only status changes. */
   updateNodeStatus(node: Node): Node {
-    return this.#nodeWritten(this.#update(this.#nodes, node, (current, next) => ({ ...current, status: next["status"] }), this.#nodeCache.get(node.metadata.name)));
+    return this.#updateNodeWith(node, (current, next) => ({ ...current, status: next["status"] }));
   }
 
   /** Whether `a` was written after `b` (this store's resourceVersions are revisions: they compare). */
@@ -121,9 +122,10 @@ export class StoreApi {
 
   createPod(pod: Pod): Pod {
     const namespace = pod.metadata.namespace ?? this.#options.dialect.namespaces.default;
-    const created = this.#create(this.#pods, namespace, withPodDefaults(pod as unknown as StoredObject, this.#options.dialect)) as unknown as Pod;
+    const { object, key } = this.#create(this.#pods, namespace, withPodDefaults(pod as unknown as StoredObject, this.#options.dialect));
+    const created = object as unknown as Pod;
     const nodeName = created.spec.nodeName;
-    if (nodeName !== undefined) this.#podIndex(nodeName).set(`${namespace}/${created.metadata.name}`, storageKey(this.#pods, namespace, created.metadata.name));
+    if (nodeName !== undefined) this.#podIndex(nodeName).set(`${namespace}/${created.metadata.name}`, key);
     return created;
   }
 
@@ -149,16 +151,24 @@ export class StoreApi {
     return innerMap(this.#leaseCache, namespace);
   }
 
-  #cache(cache: Map<string, CacheEntry>, type: ResourceType, object: StoredObject): StoredObject {
-    const { name, namespace } = object.metadata;
-    const entry = cache.get(name);
-    if (entry !== undefined) entry.object = object;
-    else cache.set(name, { object, key: encodedStorageKey(type, namespace, name) });
-    return object;
+  #cacheCreated(cache: Map<string, CacheEntry>, created: CacheEntry): StoredObject {
+    cache.set(created.object.metadata.name, created);
+    return created.object;
   }
 
+  #cacheUpdated(cache: Map<string, CacheEntry>, updated: StoredObject): StoredObject {
+    cache.get(updated.metadata.name)!.object = updated;
+    return updated;
+  }
+
+  #updateNodeWith(node: Node, merge: (current: StoredObject, next: StoredObject) => StoredObject): Node {
+    const cached = this.#nodeCache.get(node.metadata.name);
+    return this.#nodeWritten(this.#cacheUpdated(this.#nodeCache, this.#update(this.#nodes, node, merge, cached)));
+  }
+
+  // Tells the Node's watchers (informers) of its new state.
   #nodeWritten(object: StoredObject): Node {
-    const node = this.#cache(this.#nodeCache, this.#nodes, object) as unknown as Node;
+    const node = object as unknown as Node;
     const watchers = this.#nodeWatchers.get(node.metadata.name);
     if (watchers !== undefined) for (const onChange of watchers) onChange(node);
     return node;
@@ -180,10 +190,13 @@ export class StoreApi {
     return object;
   }
 
-  #create(type: ResourceType, namespace: string | undefined, object: { metadata: { name: string } }): StoredObject {
+  // The key is the one the store files the object under (the same string: map lookups then
+  // compare by identity).
+  #create(type: ResourceType, namespace: string | undefined, object: { metadata: { name: string } }): CacheEntry {
     const { clock, rng, store } = this.#options;
     const stamped = stampNewObject(type, object as unknown as Record<string, unknown>, namespace, clock, rng);
-    return guarded(() => store.create(storageKey(type, namespace, stamped.metadata.name), stamped));
+    const key = encodedStorageKey(type, namespace, stamped.metadata.name);
+    return { object: guarded(() => store.create(key, stamped)), key };
   }
 
   // `cached`: the latest object and its key when the caller keeps them (saves a store read).
