@@ -49,6 +49,8 @@ export function isAlreadyExists(error: unknown): boolean {
 export interface NodeInformer {
   /** The Node: the watch's latest copy, or a fresh read (a relist) when it has none or its watch broke. */
   get(options?: CallOptions): Promise<Node>;
+  /** The watch's latest copy, without a request; undefined when it has none (`get` then reads). */
+  cached(): Node | undefined;
   /** Ends the watch. */
   stop(): void;
 }

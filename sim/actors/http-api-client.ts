@@ -46,7 +46,7 @@ export class HttpApiClient implements ControlPlaneClient {
    * read is a GET: an informer whose copy is never trusted, which sees changes sooner, not later.
    */
   informNode(name: string): NodeInformer {
-    return { get: (options) => this.getNode(name, options), stop: () => {} };
+    return { get: (options) => this.getNode(name, options), cached: () => undefined, stop: () => {} };
   }
 
   createNode(node: Node, options?: CallOptions): Promise<Node> {

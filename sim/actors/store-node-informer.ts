@@ -41,6 +41,10 @@ export class StoreNodeInformer implements NodeInformer {
     return this.#node ?? node;
   }
 
+  cached(): Node | undefined {
+    return this.#node;
+  }
+
   stop(): void {
     this.#stopWatch();
   }
