@@ -15,6 +15,9 @@ interface Health {
   probeMs: number;
   heartbeat: string;
   leaseRenew: string;
+  /** The objects last looked at: the same objects again (the usual case) cannot have advanced. */
+  node: Node;
+  lease: Lease | undefined;
 }
 
 /** Probe times of every node seen. */
@@ -32,14 +35,16 @@ export class NodeHealthTracker {
    */
   overdue(node: Node, lease: Lease | undefined, nowMs: number): boolean {
     const ready = readyCondition(node);
-    const heartbeat = ready?.lastHeartbeatTime ?? "";
-    const leaseRenew = lease?.spec.renewTime ?? "";
     const name = node.metadata.name;
     let health = this.#health.get(name);
     if (health === undefined) {
-      health = { probeMs: nowMs, heartbeat, leaseRenew };
+      health = { probeMs: nowMs, heartbeat: ready?.lastHeartbeatTime ?? "", leaseRenew: lease?.spec.renewTime ?? "", node, lease };
       this.#health.set(name, health);
-    } else {
+    } else if (node !== health.node || lease !== health.lease) {
+      health.node = node;
+      health.lease = lease;
+      const heartbeat = ready?.lastHeartbeatTime ?? "";
+      const leaseRenew = lease?.spec.renewTime ?? "";
       if (heartbeat !== health.heartbeat) {
         health.probeMs = nowMs;
         health.heartbeat = heartbeat;

@@ -83,6 +83,9 @@ const CARRIED_OVER_METADATA = ["name", "namespace", "uid", "creationTimestamp", 
 
 /** An update's stored form: identity and lifecycle fields carried over from the current object. */
 export function carryOverMetadata(current: StoredObject, next: StoredObject): StoredObject {
+  // The stored metadata itself (a writer that kept the object it read): nothing to carry over; the
+  // store replaces its resourceVersion.
+  if (next.metadata === current.metadata) return next;
   const metadata: Record<string, unknown> = { ...next.metadata };
   for (const field of CARRIED_OVER_METADATA) {
     const value = current.metadata[field];

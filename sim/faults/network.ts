@@ -49,14 +49,23 @@ export interface NetworkOptions {
   readonly onDrop?: (process: string) => void;
 }
 
+/** What the network holds for one process: one lookup per call, not one per question. */
+class Link {
+  /** Its own latency; the default when undefined. */
+  latency: LatencyDistribution | undefined;
+  dropProbability = 0;
+  /** Partitions in force: overlapping partitions heal one at a time. */
+  partitions = 0;
+  /** Its random stream, forked on first use. */
+  rng: Rng | undefined;
+
+  constructor(readonly process: string) {}
+}
+
 /** Latency, partitions and drops between the processes and the API server. */
 export class Network {
   readonly #options: NetworkOptions;
-  readonly #latency = new Map<string, LatencyDistribution>();
-  readonly #dropProbability = new Map<string, number>();
-  // Partitions in force per process: overlapping partitions heal one at a time.
-  readonly #partitioned = new Map<string, number>();
-  readonly #rngs = new Map<string, Rng>();
+  readonly #links = new Map<string, Link>();
   #maxOneWayMs: number;
 
   /** A fully connected network with the default latency for every process. */
@@ -74,38 +83,36 @@ export class Network {
   /** Sets the latency of `process`, or restores the default with undefined. */
   setLatency(process: string, latency: LatencyDistribution | undefined): void {
     if (latency === undefined) {
-      this.#latency.delete(process);
+      this.#link(process).latency = undefined;
       return;
     }
     assertLatency(latency);
-    this.#latency.set(process, latency);
+    this.#link(process).latency = latency;
     this.#maxOneWayMs = Math.max(this.#maxOneWayMs, latency.maxMs);
   }
 
   /** Drops each response to `process` with probability `p` (0 restores delivery). */
   setDropProbability(process: string, p: number): void {
     if (!(p >= 0 && p <= 1)) throw new RangeError(`drop probability must be in [0, 1], got ${p}`);
-    if (p === 0) this.#dropProbability.delete(process);
-    else this.#dropProbability.set(process, p);
+    this.#link(process).dropProbability = p;
   }
 
   /** Cuts `processes` off from the API server. */
   partition(processes: readonly string[]): void {
-    for (const process of processes) this.#partitioned.set(process, (this.#partitioned.get(process) ?? 0) + 1);
+    for (const process of processes) this.#link(process).partitions++;
   }
 
   /** Ends one partition of each of `processes` (they reconnect when none is left). */
   heal(processes: readonly string[]): void {
     for (const process of processes) {
-      const count = (this.#partitioned.get(process) ?? 0) - 1;
-      if (count > 0) this.#partitioned.set(process, count);
-      else this.#partitioned.delete(process);
+      const link = this.#link(process);
+      link.partitions = Math.max(0, link.partitions - 1);
     }
   }
 
   /** Whether `process` is cut off now. */
   isPartitioned(process: string): boolean {
-    return this.#partitioned.has(process);
+    return (this.#links.get(process)?.partitions ?? 0) > 0;
   }
 
   /**
@@ -121,21 +128,22 @@ export class Network {
    */
   roundTrip<T>(clock: ProcessClock, apply: () => T | Promise<T>, timeoutMs: number): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const call = new InFlight<T>(this, clock, timeoutMs, resolve, reject);
-      if (this.isPartitioned(clock.name)) return call.lose();
-      const requestMs = this.#sample(clock.name);
-      const responseMs = this.#sample(clock.name);
+      const link = this.#link(clock.name);
+      const call = new InFlight<T>(this, link, clock, timeoutMs, resolve, reject);
+      if (link.partitions > 0) return call.lose();
+      const requestMs = this.#sample(link);
+      const responseMs = this.#sample(link);
       if (requestMs + responseMs > timeoutMs) clock.setTimer(timeoutMs, () => call.timeOut()); // the answer comes too late
       // A request whose client already gave up still lands: bytes in flight are not recalled.
       this.#after(requestMs, () => call.arrive(apply, responseMs));
     });
   }
 
-  /** Whether the response to `process` is lost (drawn with its drop probability). */
-  dropsResponse(process: string): boolean {
-    const p = this.#dropProbability.get(process);
-    if (p === undefined || !this.#rng(process).bool(p)) return false;
-    this.#options.onDrop?.(process);
+  /** Whether a response on `link` is lost (drawn with its drop probability). */
+  dropsResponse(link: Link): boolean {
+    const p = link.dropProbability;
+    if (p === 0 || !this.#rng(link).bool(p)) return false;
+    this.#options.onDrop?.(link.process);
     return true;
   }
 
@@ -151,7 +159,7 @@ export class Network {
 
   /** A one-way latency to or from `process`, drawn from its distribution (whole ms). */
   oneWayMs(process: string): number {
-    return this.#sample(process);
+    return this.#sample(this.#link(process));
   }
 
   /** How partitioned calls end: `reject` after `rejectAfterMs`, or hang (undefined) until the client's timeout. */
@@ -164,19 +172,24 @@ export class Network {
     else this.#options.timers.after(delayMs, then);
   }
 
-  #sample(process: string): number {
-    const { minMs, meanExtraMs, maxMs } = this.#latency.get(process) ?? this.#options.latency;
-    const extraMs = meanExtraMs > 0 ? this.#rng(process).exponential(meanExtraMs) : 0;
+  #sample(link: Link): number {
+    const { minMs, meanExtraMs, maxMs } = link.latency ?? this.#options.latency;
+    const extraMs = meanExtraMs > 0 ? this.#rng(link).exponential(meanExtraMs) : 0;
     return Math.ceil(Math.min(maxMs, minMs + extraMs));
   }
 
-  #rng(process: string): Rng {
-    let rng = this.#rngs.get(process);
-    if (rng === undefined) {
-      rng = this.#options.rng.fork(process);
-      this.#rngs.set(process, rng);
+  #rng(link: Link): Rng {
+    link.rng ??= this.#options.rng.fork(link.process);
+    return link.rng;
+  }
+
+  #link(process: string): Link {
+    let link = this.#links.get(process);
+    if (link === undefined) {
+      link = new Link(process);
+      this.#links.set(process, link);
     }
-    return rng;
+    return link;
   }
 }
 
@@ -194,6 +207,7 @@ class InFlight<T> {
 
   constructor(
     private readonly network: Network,
+    private readonly link: Link,
     private readonly clock: ProcessClock,
     private readonly timeoutMs: number,
     private readonly resolve: (value: T) => void,
@@ -204,7 +218,7 @@ class InFlight<T> {
 
   /** At the server: apply, then send the outcome back. */
   arrive(apply: () => T | Promise<T>, responseMs: number): void {
-    if (this.network.isPartitioned(this.clock.name)) return this.lose();
+    if (this.link.partitions > 0) return this.lose();
     let result: T | Promise<T>;
     try {
       result = apply();
@@ -236,8 +250,8 @@ class InFlight<T> {
   }
 
   #respond(responseMs: number, ok: boolean, outcome: unknown): void {
-    if (this.network.dropsResponse(this.clock.name)) return this.lose();
-    this.network.after(responseMs, () => (this.network.isPartitioned(this.clock.name) ? this.lose() : this.#finish(ok, outcome)));
+    if (this.network.dropsResponse(this.link)) return this.lose();
+    this.network.after(responseMs, () => (this.link.partitions > 0 ? this.lose() : this.#finish(ok, outcome)));
   }
 
   #finish(ok: boolean, outcome: unknown): void {

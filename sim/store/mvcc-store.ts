@@ -135,22 +135,25 @@ export class MvccStore {
   /** Creates an object; AlreadyExistsError when the key holds a live object. */
   create(key: ObjectKey, object: StoredObject): StoredObject {
     const encoded = this.checkedKey(key, object);
-    if (this.latest(encoded) !== null) throw new AlreadyExistsError(encoded);
-    return this.commit("ADDED", encoded, object, undefined);
+    const history = this.histories.get(encoded);
+    if (history !== undefined && history.latestObject() !== null) throw new AlreadyExistsError(encoded);
+    return this.commit("ADDED", encoded, object, undefined, history);
   }
 
   /** Replaces an object; NotFoundError when absent, ConflictError on a stale precondition. */
   update(key: ObjectKey, object: StoredObject, preconditions: WritePreconditions = {}): StoredObject {
     const encoded = this.checkedKey(key, object);
-    const previous = this.existing(encoded, preconditions);
-    return this.commit("MODIFIED", encoded, object, previous);
+    const history = this.histories.get(encoded);
+    const previous = this.existing(encoded, history, preconditions);
+    return this.commit("MODIFIED", encoded, object, previous, history);
   }
 
   /** Removes an object and returns its last state stamped with the deletion's revision. */
   delete(key: ObjectKey, preconditions: WritePreconditions = {}): StoredObject {
     const encoded = encodeKey(key);
-    const previous = this.existing(encoded, preconditions);
-    return this.commit("DELETED", encoded, null, previous);
+    const history = this.histories.get(encoded);
+    const previous = this.existing(encoded, history, preconditions);
+    return this.commit("DELETED", encoded, null, previous, history);
   }
 
   /** The object at `revision` (the latest when undefined), or undefined when absent there. */
@@ -317,12 +320,8 @@ export class MvccStore {
     return encodeKey(key);
   }
 
-  private latest(key: string): StoredObject | null {
-    return this.histories.get(key)?.latestObject() ?? null;
-  }
-
-  private existing(key: string, preconditions: WritePreconditions): StoredObject {
-    const history = this.histories.get(key);
+  // The latest object under `key`, whose history is `history` (looked up once per write by the caller).
+  private existing(key: string, history: KeyHistory | undefined, preconditions: WritePreconditions): StoredObject {
     const version = history?.latest();
     if (version === undefined || version.type === "DELETED") throw new NotFoundError(key);
     const { expectedRevision } = preconditions;
@@ -332,14 +331,14 @@ export class MvccStore {
     return version.object;
   }
 
-  private commit(type: ChangeType, key: string, object: StoredObject | null, previous: StoredObject | undefined): StoredObject {
+  private commit(type: ChangeType, key: string, object: StoredObject | null, previous: StoredObject | undefined, known: KeyHistory | undefined): StoredObject {
     const revision = this.currentRevision + 1;
     const resourceVersion = this.resourceVersions.format(revision);
     const stored =
       object !== null
         ? freezeWithResourceVersion(object, resourceVersion)
         : restampResourceVersion(previous!, resourceVersion);
-    let history = this.histories.get(key);
+    let history = known;
     if (history === undefined) {
       history = new KeyHistory(key);
       this.histories.set(key, history);
