@@ -9,8 +9,10 @@
  * the cancellations that caused it), which bounds memory at twice the live events.
  */
 
-/** An event as handed back by `EventQueue.push`: when it is due, its tie-breaker, and its payload. */
+/** An event as handed back by `EventQueue.push`: when it is due, its tie-breaker, its payload, and its cancel. */
 export interface ScheduledEvent<T> {
+  /** Cancels the event if still pending (`EventQueue.cancel`). */
+  cancel(): void;
   /** When the event is due. */
   readonly timeMs: number;
   /** The queue's insertion counter at push: breaks ties between equal times. */
@@ -32,6 +34,11 @@ class Entry<T> implements ScheduledEvent<T> {
     readonly sequence: number,
     readonly payload: T,
   ) {}
+
+  /** Cancels this event (see `EventQueue.cancel`): an event is its own cancel handle. */
+  cancel(): void {
+    this.owner.cancel(this);
+  }
 }
 
 // Heaps smaller than this are never compacted: rebuilding them saves too little to matter.
