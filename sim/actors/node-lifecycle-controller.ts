@@ -78,6 +78,8 @@ export class NodeLifecycleController {
   readonly #lock = new AsyncLock();
   readonly #zones = new Map<string, Zone>();
   readonly #view = new Map<string, ViewEntry>();
+  // The view's entries in insertion (list) order: the per-pass loops walk an array, not a map.
+  #entries: ViewEntry[] = [];
   readonly #evictions = new Map<string, TimerHandle[]>();
   #allFullyDisrupted = false;
 
@@ -121,7 +123,11 @@ export class NodeLifecycleController {
   // Takes in a listing; returns the nodes overdue and not yet marked. Synchronous, as the loops
   // over thousands of nodes every pass are only optimized well outside an async function.
   #observe(nodes: readonly Node[], leases: readonly Lease[], nowMs: number): ViewEntry[] {
-    if (this.#view.size > nodes.length) this.#view.clear(); // nodes went away: rebuild
+    if (this.#view.size > nodes.length) {
+      // Nodes went away: rebuild.
+      this.#view.clear();
+      this.#entries = [];
+    }
     for (const node of nodes) {
       const entry = this.#see(node.metadata.name, node, readyCondition(node)?.status ?? "absent");
       entry.lease = undefined;
@@ -131,18 +137,17 @@ export class NodeLifecycleController {
       if (entry !== undefined) entry.lease = lease;
     }
     const overdue: ViewEntry[] = [];
-    for (const entry of this.#view.values()) {
+    for (const entry of this.#entries) {
       if (this.#health.overdue(entry.node, entry.lease, nowMs) && entry.readiness !== "Unknown") overdue.push(entry);
     }
     return overdue;
   }
 
-  // The nodes #processTaints has work for, in list order (the view's keys were first set in list
-  // order). Collected up front: processing one node changes nothing another's check reads, and
+  // The nodes #processTaints has work for, in list order (the entries were added in list order). Collected up front: processing one node changes nothing another's check reads, and
   // nothing else runs meanwhile (the lock).
   #nodesWithTaintWork(): string[] {
     const names: string[] = [];
-    for (const entry of this.#view.values()) if (this.#taintWorkFor(entry)) names.push(entry.node.metadata.name);
+    for (const entry of this.#entries) if (this.#taintWorkFor(entry)) names.push(entry.node.metadata.name);
     return names;
   }
 
@@ -152,6 +157,7 @@ export class NodeLifecycleController {
     if (entry === undefined) {
       const created: ViewEntry = { node, readiness, lease: undefined };
       this.#view.set(name, created);
+      this.#entries.push(created);
       return created;
     }
     entry.node = node;
@@ -239,7 +245,7 @@ export class NodeLifecycleController {
   // Ready and not-ready nodes per zone (synchronous: a loop over every node, every pass).
   #countReadiness(): Map<string, { ready: number; notReady: number }> {
     const counts = new Map<string, { ready: number; notReady: number }>();
-    for (const { node, readiness } of this.#view.values()) {
+    for (const { node, readiness } of this.#entries) {
       const zone = zoneOf(node);
       let count = counts.get(zone);
       if (count === undefined) {

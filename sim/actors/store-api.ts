@@ -221,8 +221,12 @@ interface CacheEntry {
   readonly key: ObjectKey;
 }
 
+// A plain loop: Array.from over a map iterator made an object per element.
 function objectsOf(cache: Map<string, CacheEntry>): StoredObject[] {
-  return Array.from(cache.values(), (entry) => entry.object);
+  const objects = new Array<StoredObject>(cache.size);
+  let index = 0;
+  for (const entry of cache.values()) objects[index++] = entry.object;
+  return objects;
 }
 
 // The map kept under `key` in a map of maps, made empty on first use.
