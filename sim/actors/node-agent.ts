@@ -23,8 +23,6 @@ import { tickOnSchedule } from "./tick-on-schedule.ts";
 /** Kubelet's nodeStatusUpdateRetry: tries of one status update. */
 const STATUS_UPDATE_ATTEMPTS = 5;
 
-// What a tick with nothing to do returns (shared: a settled promise cannot change).
-const NOTHING_TO_DO: Promise<void> = Promise.resolve();
 
 /** How a node agent is set up. */
 export interface NodeAgentOptions {
@@ -131,10 +129,10 @@ export class NodeAgent {
   }
 
   // Kubelet's syncNodeStatus. The usual tick, with the informer's copy at hand showing Ready and no
-  // report due, posts nothing and returns without an async function's frame and promise.
-  #syncStatus(): Promise<void> {
+  // report due, posts nothing and finishes at once, without a promise.
+  #syncStatus(): Promise<void> | undefined {
     const node = this.#informer!.cached();
-    if (node !== undefined && !this.#postDue(node)) return NOTHING_TO_DO;
+    if (node !== undefined && !this.#postDue(node)) return undefined;
     return this.#updateStatus();
   }
 

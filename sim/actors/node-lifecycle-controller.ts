@@ -93,13 +93,13 @@ export class NodeLifecycleController {
     const { clock, parameters } = this.#options;
     const startMs = clock.monotonicMs();
     // Each loop first sleeps to its offset (0 for the monitor: it yields once before its first pass).
-    const every = async (offsetMs: number, periodMs: number, tick: () => Promise<void>): Promise<never> => {
+    const every = async (offsetMs: number, periodMs: number, tick: () => Promise<void> | undefined): Promise<never> => {
       await clock.sleep(offsetMs);
       return tickOnSchedule(clock, startMs + offsetMs, periodMs, tick);
     };
     await Promise.all([
       every(0, parameters.nodeMonitorPeriodMs, () => this.#lock.run(() => this.#monitorPass())),
-      every(TAINTING_PERIOD_MS / 2, TAINTING_PERIOD_MS, () => (this.#anyQueued() ? this.#lock.run(() => this.#taintingPass()) : Promise.resolve())),
+      every(TAINTING_PERIOD_MS / 2, TAINTING_PERIOD_MS, () => (this.#anyQueued() ? this.#lock.run(() => this.#taintingPass()) : undefined)),
     ]);
   }
 

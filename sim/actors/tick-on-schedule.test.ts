@@ -29,4 +29,31 @@ describe("tickOnSchedule", () => {
     // 11 s of a clock 10% fast pass in 10 s of true time.
     expect(trueTimesMs.map((ms) => Math.round(ms))).toEqual([0, 10_000, 20_000, 30_000]);
   });
+
+  it("keeps the schedule when ticks finish at once (returning nothing) and when they return a promise", async () => {
+    const sim = new Simulation({ seed: 1, epochMs: 0 });
+    const clock = new ProcessClock("p", sim, new WakeupBatcher(sim));
+    const ticksAtMs: number[] = [];
+    void sim.spawn("p", () =>
+      tickOnSchedule(clock, 0, 5_000, () => {
+        ticksAtMs.push(sim.nowMs());
+        return ticksAtMs.length % 2 === 0 ? clock.sleep(1_000) : undefined;
+      }),
+    );
+    await sim.run({ untilMs: 20_000 });
+    expect(ticksAtMs).toEqual([0, 5_000, 10_000, 15_000, 20_000]);
+  });
+
+  it("rejects with the error of a tick that fails", async () => {
+    const sim = new Simulation({ seed: 1, epochMs: 0 });
+    const clock = new ProcessClock("p", sim, new WakeupBatcher(sim));
+    let ticks = 0;
+    const loop = tickOnSchedule(clock, 0, 1_000, async () => {
+      if (++ticks === 3) throw new Error("tick failed");
+    });
+    const outcome = loop.catch((error: unknown) => (error as Error).message);
+    await sim.run({ untilMs: 5_000 });
+    expect(await outcome).toBe("tick failed");
+    expect(ticks).toBe(3);
+  });
 });

@@ -8,10 +8,11 @@ import type { ActorClock } from "./actor-clock.ts";
 
 /**
  * Runs `tick` at `startMs` (now or past: at once), then every `periodMs` after it; never resolves,
- * and rejects when a tick does. Callbacks rather than an await loop: the loop's state is made once,
- * not a promise and closures per period that live for the whole period.
+ * and rejects when a tick does. A tick returns a promise of its work, or nothing when it finished
+ * at once (most ticks of a large run: nothing to do). Callbacks rather than an await loop: the
+ * loop's state is made once, not a promise and closures per period that live for the whole period.
  */
-export function tickOnSchedule(clock: ActorClock, startMs: number, periodMs: number, tick: () => Promise<void>): Promise<never> {
+export function tickOnSchedule(clock: ActorClock, startMs: number, periodMs: number, tick: () => Promise<void> | void): Promise<never> {
   return new Promise<never>((_, reject) => {
     let next = startMs;
     const afterTick = (): void => {
@@ -19,7 +20,12 @@ export function tickOnSchedule(clock: ActorClock, startMs: number, periodMs: num
       next += periodMs * Math.max(1, Math.ceil((nowMs - next) / periodMs));
       wakeAt(next - nowMs);
     };
-    const wakeAt = clock.recurringWakeup(() => void tick().then(afterTick, reject));
-    void tick().then(afterTick, reject);
+    const runTick = (): void => {
+      const working = tick();
+      if (working === undefined) afterTick();
+      else working.then(afterTick, reject);
+    };
+    const wakeAt = clock.recurringWakeup(runTick);
+    runTick();
   });
 }
