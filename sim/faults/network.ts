@@ -8,7 +8,7 @@
 import type { Rng } from "../kernel/rng.ts";
 import type { Simulation } from "../kernel/simulation.ts";
 import type { ProcessClock } from "./process-clock.ts";
-import type { WakeupBatcher } from "./wakeup-batcher.ts";
+import type { Wakeable, WakeupBatcher } from "./wakeup-batcher.ts";
 
 /**
  * One-way latency: `minMs` plus an exponential tail of mean `meanExtraMs`, capped at `maxMs`,
@@ -135,8 +135,14 @@ export class Network {
       const responseMs = this.#sample(link);
       if (requestMs + responseMs > timeoutMs) clock.setTimer(timeoutMs, () => call.timeOut()); // the answer comes too late
       // A request whose client already gave up still lands: bytes in flight are not recalled.
-      this.#after(requestMs, () => call.arrive(apply, responseMs));
+      call.send(requestMs, apply, responseMs);
     });
+  }
+
+  /** Wakes `wakeable` after `delayMs` of true time (at once for 0). */
+  wakeAfter(delayMs: number, wakeable: Wakeable): void {
+    if (delayMs === 0) wakeable.wake();
+    else this.#options.timers.wakeAfter(delayMs, wakeable);
   }
 
   /** Whether a response on `link` is lost (drawn with its drop probability). */
@@ -200,9 +206,14 @@ function assertLatency(latency: LatencyDistribution): void {
   }
 }
 
-/** One call on the wire (a class, not closures: millions are made in a large run). */
-class InFlight<T> {
+/** One call on the wire: a class that is woken for each leg, not closures (millions in a large run). */
+class InFlight<T> implements Wakeable {
   #done = false;
+  #toClient = false; // which leg the next wake-up ends
+  #apply: () => T | Promise<T> = unusable;
+  #responseMs = 0;
+  #ok = false;
+  #outcome: unknown;
   readonly #sentMs: number;
 
   constructor(
@@ -216,21 +227,19 @@ class InFlight<T> {
     this.#sentMs = clock.monotonicMs();
   }
 
-  /** At the server: apply, then send the outcome back. */
-  arrive(apply: () => T | Promise<T>, responseMs: number): void {
-    if (this.link.partitions > 0) return this.lose();
-    let result: T | Promise<T>;
-    try {
-      result = apply();
-    } catch (error) {
-      return this.#respond(responseMs, false, error);
-    }
-    if (result instanceof Promise) {
-      result.then(
-        (value) => this.#respond(responseMs, true, value),
-        (error: unknown) => this.#respond(responseMs, false, error),
-      );
-    } else this.#respond(responseMs, true, result);
+  /** Sends the request: `apply` runs at the server after `requestMs`; the answer takes `responseMs` back. */
+  send(requestMs: number, apply: () => T | Promise<T>, responseMs: number): void {
+    this.#apply = apply;
+    this.#responseMs = responseMs;
+    this.network.wakeAfter(requestMs, this);
+  }
+
+  /** The end of a leg: the request reaches the server, or the response the client. */
+  wake(): boolean {
+    if (!this.#toClient) this.#arrive();
+    else if (this.link.partitions > 0) this.lose();
+    else this.#finish(this.#ok, this.#outcome);
+    return true;
   }
 
   /** No answer will come: the client's timeout (or a refused connection) ends the call. */
@@ -249,9 +258,29 @@ class InFlight<T> {
     this.#finish(false, new NetworkError("timeout", `${this.clock.name}: no response within ${this.timeoutMs} ms`));
   }
 
-  #respond(responseMs: number, ok: boolean, outcome: unknown): void {
+  // At the server: apply, then send the outcome back.
+  #arrive(): void {
+    if (this.link.partitions > 0) return this.lose();
+    let result: T | Promise<T>;
+    try {
+      result = this.#apply();
+    } catch (error) {
+      return this.#respond(false, error);
+    }
+    if (result instanceof Promise) {
+      result.then(
+        (value) => this.#respond(true, value),
+        (error: unknown) => this.#respond(false, error),
+      );
+    } else this.#respond(true, result);
+  }
+
+  #respond(ok: boolean, outcome: unknown): void {
     if (this.network.dropsResponse(this.link)) return this.lose();
-    this.network.after(responseMs, () => (this.link.partitions > 0 ? this.lose() : this.#finish(ok, outcome)));
+    this.#toClient = true;
+    this.#ok = ok;
+    this.#outcome = outcome;
+    this.network.wakeAfter(this.#responseMs, this);
   }
 
   #finish(ok: boolean, outcome: unknown): void {
@@ -259,4 +288,9 @@ class InFlight<T> {
     this.#done = true;
     this.clock.deliver(ok ? () => this.resolve(outcome as T) : () => this.reject(outcome));
   }
+}
+
+// What an InFlight applies before `send` gives it its operation (never called).
+function unusable(): never {
+  throw new Error("InFlight: applied before it was sent");
 }

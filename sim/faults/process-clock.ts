@@ -16,7 +16,7 @@
 import type { Clock, TimerHandle } from "../kernel/clock.ts";
 import type { Simulation } from "../kernel/simulation.ts";
 import { assertTimerDelayMs } from "../kernel/timer-delay.ts";
-import type { WakeupBatcher } from "./wakeup-batcher.ts";
+import type { Wakeable, WakeupBatcher } from "./wakeup-batcher.ts";
 
 /** How a process's clock starts out. */
 export interface ProcessClockOptions {
@@ -100,10 +100,15 @@ export class ProcessClock implements Clock {
    * the young generation, and copying them out was most of the garbage collector's work.
    */
   recurringWakeup(callback: () => void): (delayMs: number) => void {
-    const run = (): void => this.deliver(callback);
+    const wakeable: Wakeable = {
+      wake: () => {
+        this.deliver(callback);
+        return true;
+      },
+    };
     return (delayMs) => {
       checkDelay(delayMs, this.name);
-      this.#timers.afterUncancellable(delayMs / this.#rate, run);
+      this.#timers.wakeAfter(delayMs / this.#rate, wakeable);
     };
   }
 

@@ -25,14 +25,14 @@ describe("WakeupBatcher", () => {
     expect(seen).toEqual(["past-due"]);
   });
 
-  it("runs uncancellable wake-ups in the same batches and order as the others, and counts them", async () => {
+  it("wakes scheduled objects in the same batches and order as callbacks, and counts what ran", async () => {
     const sim = new Simulation({ seed: "batcher" });
     const timers = new WakeupBatcher(sim);
     const order: string[] = [];
-    const reused = (): void => void order.push(`reused@${sim.nowMs() - sim.epochMs}`);
+    const reused = { wake: () => order.push(`reused@${sim.nowMs() - sim.epochMs}`) > 0 };
     timers.after(10, () => order.push("handle@10"));
-    timers.afterUncancellable(10, reused);
-    timers.afterUncancellable(20, reused);
+    timers.wakeAfter(10, reused);
+    timers.wakeAfter(20, reused);
     timers.after(10, () => order.push("handle@10 again"));
     expect(sim.pendingEvents).toBe(2);
     await sim.run();

@@ -10,20 +10,36 @@
 import type { Simulation } from "../kernel/simulation.ts";
 import type { TimerHandle } from "../kernel/clock.ts";
 
+/**
+ * What a batch holds: an object woken when its time comes. An object that is woken again and again
+ * (a loop's wake-up, a request's legs) is scheduled itself, so no closure is made per wake-up.
+ */
+export interface Wakeable {
+  /** Runs what is due; false when there was nothing to run (cancelled), which is not counted. */
+  wake(): boolean;
+}
+
 // A wake-up is its own cancel handle: no closure per wake-up (millions of them in a large run).
-class Wakeup implements TimerHandle {
+class Wakeup implements TimerHandle, Wakeable {
   constructor(public callback: (() => void) | undefined) {}
 
   cancel(): void {
     this.callback = undefined;
+  }
+
+  wake(): boolean {
+    const callback = this.callback;
+    if (callback === undefined) return false;
+    this.callback = undefined;
+    callback();
+    return true;
   }
 }
 
 /** One kernel timer per distinct due time; the callbacks due then run in scheduling order. */
 export class WakeupBatcher {
   readonly #sim: Simulation;
-  // A plain function is a wake-up without a cancel handle (see `afterUncancellable`).
-  readonly #due = new Map<number, (Wakeup | (() => void))[]>();
+  readonly #due = new Map<number, Wakeable[]>();
   #callbacksRun = 0;
 
   /** Batches wake-ups on `sim`'s queue. */
@@ -48,21 +64,18 @@ export class WakeupBatcher {
     return this.at(this.#sim.nowMs() + delayMs, callback);
   }
 
-  /**
-   * `after` without a cancel handle, so nothing is allocated per call: for a callback made once
-   * and set again and again (a loop that wakes every 10 s for hours).
-   */
-  afterUncancellable(delayMs: number, callback: () => void): void {
-    this.#add(this.#sim.nowMs() + delayMs, callback);
+  /** Wakes `wakeable` `delayMs` (>= 0) of true time from now; no handle, nothing allocated. */
+  wakeAfter(delayMs: number, wakeable: Wakeable): void {
+    this.#add(this.#sim.nowMs() + delayMs, wakeable);
   }
 
-  #add(atMs: number, wakeup: Wakeup | (() => void)): void {
+  #add(atMs: number, wakeable: Wakeable): void {
     const nowMs = this.#sim.nowMs();
     const dueMs = atMs > nowMs ? atMs : nowMs;
     const batch = this.#due.get(dueMs);
-    if (batch !== undefined) batch.push(wakeup);
+    if (batch !== undefined) batch.push(wakeable);
     else {
-      this.#due.set(dueMs, [wakeup]);
+      this.#due.set(dueMs, [wakeable]);
       this.#sim.setTimer(dueMs - nowMs, () => this.#flush(dueMs));
     }
   }
@@ -71,17 +84,6 @@ export class WakeupBatcher {
     const batch = this.#due.get(dueMs);
     this.#due.delete(dueMs);
     if (batch === undefined) return;
-    for (const wakeup of batch) {
-      if (typeof wakeup === "function") {
-        this.#callbacksRun++;
-        wakeup();
-        continue;
-      }
-      const callback = wakeup.callback;
-      if (callback === undefined) continue;
-      wakeup.callback = undefined;
-      this.#callbacksRun++;
-      callback();
-    }
+    for (const wakeable of batch) if (wakeable.wake()) this.#callbacksRun++;
   }
 }
