@@ -11,35 +11,48 @@
 import type { NodeLifecycleParameters } from "../config/simulation-parameters.ts";
 import { readyCondition, type Lease, type Node } from "./api-objects.ts";
 
-interface Health {
+/** The record of one node (opaque outside: obtain it with `NodeHealthTracker.recordOf`). */
+export interface NodeHealth {
   probeMs: number;
   heartbeat: string;
   leaseRenew: string;
-  /** The objects last looked at: the same objects again (the usual case) cannot have advanced. */
-  node: Node;
+  /** The objects last looked at (undefined: never): the same objects again cannot have advanced. */
+  node: Node | undefined;
   lease: Lease | undefined;
 }
 
 /** Probe times of every node seen. */
 export class NodeHealthTracker {
   readonly #parameters: NodeLifecycleParameters;
-  readonly #health = new Map<string, Health>();
+  readonly #health = new Map<string, NodeHealth>();
 
   constructor(parameters: NodeLifecycleParameters) {
     this.#parameters = parameters;
   }
 
-  /**
-   * Notes what `node` and its `lease` show at `nowMs`, and says whether it is overdue: silent for
-   * longer than its grace period (the startup one while it has no Ready condition).
-   */
-  overdue(node: Node, lease: Lease | undefined, nowMs: number): boolean {
-    const ready = readyCondition(node);
-    const name = node.metadata.name;
+  /** The record of node `name`, made on first use; a caller that keeps it saves a lookup per pass. */
+  recordOf(name: string): NodeHealth {
     let health = this.#health.get(name);
     if (health === undefined) {
-      health = { probeMs: nowMs, heartbeat: ready?.lastHeartbeatTime ?? "", leaseRenew: lease?.spec.renewTime ?? "", node, lease };
+      health = { probeMs: Number.NaN, heartbeat: "", leaseRenew: "", node: undefined, lease: undefined };
       this.#health.set(name, health);
+    }
+    return health;
+  }
+
+  /**
+   * Notes what `node` and its `lease` show at `nowMs`, and says whether it is overdue: silent for
+   * longer than its grace period (the startup one while it has no Ready condition). `health` is
+   * the node's record when the caller keeps it.
+   */
+  overdue(node: Node, lease: Lease | undefined, nowMs: number, health = this.recordOf(node.metadata.name)): boolean {
+    const ready = readyCondition(node);
+    if (health.node === undefined) {
+      health.probeMs = nowMs; // first seen
+      health.heartbeat = ready?.lastHeartbeatTime ?? "";
+      health.leaseRenew = lease?.spec.renewTime ?? "";
+      health.node = node;
+      health.lease = lease;
     } else if (node !== health.node || lease !== health.lease) {
       health.node = node;
       health.lease = lease;

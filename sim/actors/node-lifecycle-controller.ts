@@ -25,7 +25,7 @@ import { readyCondition, zoneOf, type Lease, type Node, type Taint } from "./api
 import { AsyncLock } from "./async-lock.ts";
 import type { HistoryRecorder } from "./history-recorder.ts";
 import { rfc3339Seconds } from "./micro-time.ts";
-import { NodeHealthTracker } from "./node-health.ts";
+import { NodeHealthTracker, type NodeHealth } from "./node-health.ts";
 import { evictionDelayMs } from "./pod-tolerations.ts";
 import { tickOnSchedule } from "./tick-on-schedule.ts";
 import { TokenBucket } from "./token-bucket.ts";
@@ -69,6 +69,8 @@ interface ViewEntry {
   readiness: Readiness;
   /** The node's Lease as last listed, if it has one. */
   lease: Lease | undefined;
+  /** The node's health record, kept here to save a lookup per node and pass. */
+  readonly health: NodeHealth;
 }
 
 /** One controller incarnation; `run` never returns. */
@@ -138,7 +140,7 @@ export class NodeLifecycleController {
     }
     const overdue: ViewEntry[] = [];
     for (const entry of this.#entries) {
-      if (this.#health.overdue(entry.node, entry.lease, nowMs) && entry.readiness !== "Unknown") overdue.push(entry);
+      if (this.#health.overdue(entry.node, entry.lease, nowMs, entry.health) && entry.readiness !== "Unknown") overdue.push(entry);
     }
     return overdue;
   }
@@ -155,7 +157,7 @@ export class NodeLifecycleController {
   #see(name: string, node: Node, readiness: Readiness): ViewEntry {
     const entry = this.#view.get(name);
     if (entry === undefined) {
-      const created: ViewEntry = { node, readiness, lease: undefined };
+      const created: ViewEntry = { node, readiness, lease: undefined, health: this.#health.recordOf(name) };
       this.#view.set(name, created);
       this.#entries.push(created);
       return created;
