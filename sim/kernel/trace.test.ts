@@ -29,6 +29,13 @@ describe("Trace", () => {
     expect(new Trace().hash()).toBe(sha256(""));
   });
 
+  it("hashes long runs the same as their joined lines, across the chunks it hashes in (non-ASCII included)", () => {
+    const trace = new Trace({ keepLines: true });
+    for (let index = 0; index < 20_000; index++) trace.record(index, "node-é", "beat", { n: index, zone: "zone-ü" });
+    expect(trace.lines().join("\n").length).toBeGreaterThan(3 * 65_536);
+    expect(trace.hash()).toBe(sha256(trace.lines().join("\n")));
+  });
+
   it("can be hashed repeatedly, between records", () => {
     const trace = new Trace();
     trace.record(1, "a", "x");
