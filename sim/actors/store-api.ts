@@ -70,8 +70,7 @@ export class StoreApi {
   updateLease(lease: Lease): Lease {
     const namespace = lease.metadata.namespace ?? "";
     const cache = this.#leaseCacheOf(namespace);
-    const cached = cache.get(lease.metadata.name);
-    return this.#cacheUpdated(cache, this.#update(this.#leases, lease, (current, next) => next, cached)) as unknown as Lease;
+    return this.#update(this.#leases, lease, replaceAll, cache.get(lease.metadata.name)) as unknown as Lease;
   }
 
   listLeases(namespace: string): readonly Lease[] {
@@ -88,12 +87,12 @@ export class StoreApi {
 
   /** The main resource: status is carried over from the stored object (Kubernetes). */
   updateNode(node: Node): Node {
-    return this.#updateNodeWith(node, (current, next) => ({ ...next, status: current["status"] }));
+    return this.#updateNodeWith(node, keepStatus);
   }
 
   /** The status subresource: only status changes. */
   updateNodeStatus(node: Node): Node {
-    return this.#updateNodeWith(node, (current, next) => ({ ...current, status: next["status"] }));
+    return this.#updateNodeWith(node, statusOnly);
   }
 
   /** Whether `a` was written after `b` (this store's resourceVersions are revisions: they compare). */
@@ -142,7 +141,11 @@ export class StoreApi {
   evictPod(namespace: string, name: string): void {
     const key = storageKey(this.#pods, namespace, name);
     const pod = this.#get(this.#pods, namespace, name) as unknown as Pod;
-    guarded(() => this.#options.store.delete(key));
+    try {
+      this.#options.store.delete(key);
+    } catch (error) {
+      throw asApiError(error);
+    }
     const nodeName = pod.spec.nodeName;
     if (nodeName !== undefined) this.#podsByNode.get(nodeName)?.delete(`${namespace}/${name}`);
   }
@@ -156,14 +159,8 @@ export class StoreApi {
     return created.object;
   }
 
-  #cacheUpdated(cache: Map<string, CacheEntry>, updated: StoredObject): StoredObject {
-    cache.get(updated.metadata.name)!.object = updated;
-    return updated;
-  }
-
   #updateNodeWith(node: Node, merge: (current: StoredObject, next: StoredObject) => StoredObject): Node {
-    const cached = this.#nodeCache.get(node.metadata.name);
-    return this.#nodeWritten(this.#cacheUpdated(this.#nodeCache, this.#update(this.#nodes, node, merge, cached)));
+    return this.#nodeWritten(this.#update(this.#nodes, node, merge, this.#nodeCache.get(node.metadata.name)));
   }
 
   // Tells the Node's watchers (informers) of its new state.
@@ -196,10 +193,14 @@ export class StoreApi {
     const { clock, rng, store } = this.#options;
     const stamped = stampNewObject(type, object as unknown as Record<string, unknown>, namespace, clock, rng);
     const key = encodedStorageKey(type, namespace, stamped.metadata.name);
-    return { object: guarded(() => store.create(key, stamped)), key };
+    try {
+      return { object: store.create(key, stamped), key };
+    } catch (error) {
+      throw asApiError(error);
+    }
   }
 
-  // `cached`: the latest object and its key when the caller keeps them (saves a store read).
+  // `cached`: the cache entry of the object (latest object and key), updated with the write.
   #update(type: ResourceType, object: { metadata: { name: string; namespace?: string; resourceVersion?: string } }, merge: (current: StoredObject, next: StoredObject) => StoredObject, cached?: CacheEntry): StoredObject {
     const { store } = this.#options;
     const namespace = type.namespaced ? object.metadata.namespace : undefined;
@@ -211,7 +212,14 @@ export class StoreApi {
       throw new ApiCallError("BadRequest", 400, `invalid resourceVersion ${resourceVersion}`);
     }
     const next = merge(current, carryOverMetadata(current, object as unknown as StoredObject));
-    return guarded(() => store.update(key, next, expectedRevision === undefined ? {} : { expectedRevision }));
+    let written: StoredObject;
+    try {
+      written = store.update(key, next, expectedRevision === undefined ? {} : { expectedRevision });
+    } catch (error) {
+      throw asApiError(error);
+    }
+    if (cached !== undefined) cached.object = written;
+    return written;
   }
 }
 
@@ -239,12 +247,13 @@ function innerMap<K, V>(outer: Map<string, Map<K, V>>, key: string): Map<K, V> {
   return inner;
 }
 
-// Store failures as the API would answer them (reason and code from the store's error).
-function guarded<T>(write: () => T): T {
-  try {
-    return write();
-  } catch (error) {
-    if (error instanceof StoreError) throw new ApiCallError(error.reason, error.code, error.message);
-    throw error;
-  }
+// A store failure as the API would answer it (reason and code from the store's error).
+function asApiError(error: unknown): unknown {
+  return error instanceof StoreError ? new ApiCallError(error.reason, error.code, error.message) : error;
 }
+
+// The merges of an update: the whole object (Leases), all but status (a Node), status only (its
+// status subresource). Made once: an update of every node's Lease every 10 s would make them anew.
+const replaceAll = (_current: StoredObject, next: StoredObject): StoredObject => next;
+const keepStatus = (current: StoredObject, next: StoredObject): StoredObject => ({ ...next, status: current["status"] });
+const statusOnly = (current: StoredObject, next: StoredObject): StoredObject => ({ ...current, status: next["status"] });
