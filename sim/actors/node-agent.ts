@@ -23,7 +23,6 @@ import { tickOnSchedule } from "./tick-on-schedule.ts";
 /** Kubelet's nodeStatusUpdateRetry: tries of one status update. */
 const STATUS_UPDATE_ATTEMPTS = 5;
 
-
 /** How a node agent is set up. */
 export interface NodeAgentOptions {
   /** The node's name, also the process name and the Lease's name. */
