@@ -27,6 +27,14 @@ export class KeyHistory {
     this.versions.push(change);
   }
 
+  /**
+   * Whether compaction can have anything to drop here: more than one version, or a deletion.
+   * Most keys of a large store (pods written once) never do, and compaction skips them.
+   */
+  get compactable(): boolean {
+    return this.versions.length > 1 || this.versions[0]?.type === "DELETED";
+  }
+
   /** The latest change, if any. */
   latest(): Change | undefined {
     return this.versions.at(-1);

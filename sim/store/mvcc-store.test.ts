@@ -287,6 +287,23 @@ describe("compaction by time", () => {
     store.compact(store.revision);
     expect(store.list({ prefix: "pods/" }).items).toEqual([]);
     expect(store.get(pod("a", "p"))).toBeUndefined();
+    expect(store.keyCount).toBe(0);
+  });
+
+  it("forgets a key deleted after a compaction that left it alone, at the next one", () => {
+    const { store } = newStore();
+    store.create(pod("a", "p"), body(pod("a", "p")));
+    store.create(pod("a", "q"), body(pod("a", "q")));
+    store.compact(store.revision); // nothing to drop: one live version each
+    store.update(pod("a", "q"), body(pod("a", "q"), { v: 2 }));
+    store.delete(pod("a", "p"));
+    const deletion = store.revision;
+    store.compact(deletion - 1); // the deletion is newer: p is still readable before it
+    expect(store.get(pod("a", "p"), deletion - 1)).toBeDefined();
+    expect(store.keyCount).toBe(2);
+    store.compact(deletion);
+    expect(store.keyCount).toBe(1);
+    expect(store.get(pod("a", "q"))?.["v"]).toBe(2);
   });
 });
 
