@@ -53,6 +53,8 @@ export interface NodeInformer {
   cached(): Node | undefined;
   /** Ends the watch. */
   stop(): void;
+  /** Calls `listener` whenever `cached()` changes: a newer copy, or none after the watch broke (one listener: a later call replaces it). */
+  onChange(listener: () => void): void;
 }
 
 /** What the actors ask of the API server. Writes with a resourceVersion fail with Conflict when stale. */

@@ -46,7 +46,8 @@ export class HttpApiClient implements ControlPlaneClient {
    * read is a GET: an informer whose copy is never trusted, which sees changes sooner, not later.
    */
   informNode(name: string): NodeInformer {
-    return { get: (options) => this.getNode(name, options), cached: () => undefined, stop: () => {} };
+    // No copy is kept, so there is never a change to tell of.
+    return { get: (options) => this.getNode(name, options), cached: () => undefined, stop: () => {}, onChange: () => {} };
   }
 
   createNode(node: Node, options?: CallOptions): Promise<Node> {

@@ -18,7 +18,7 @@ import { isAlreadyExists, isConflict, isNotFound, type CallOptions, type Control
 import { readyCondition, ZONE_LABEL, type Lease, type Node, type NodeCondition } from "./api-objects.ts";
 import type { HistoryRecorder } from "./history-recorder.ts";
 import { microTime, rfc3339Seconds } from "./micro-time.ts";
-import { tickOnSchedule } from "./tick-on-schedule.ts";
+import { tickOnSchedule, tickWhenDue } from "./tick-on-schedule.ts";
 
 /** Kubelet's nodeStatusUpdateRetry: tries of one status update. */
 const STATUS_UPDATE_ATTEMPTS = 5;
@@ -59,14 +59,17 @@ export class NodeAgent {
   /** Registers, then runs the lease and status loops. */
   async run(): Promise<void> {
     await this.#register();
-    this.#informer = this.#options.client.informNode(this.#options.name);
+    const informer = this.#options.client.informNode(this.#options.name);
+    this.#informer = informer;
     const { parameters } = this.#options;
     const startMs = this.#options.clock.monotonicMs();
     const { clock } = this.#options;
-    await Promise.all([
-      tickOnSchedule(clock, startMs, parameters.nodeLeaseRenewIntervalMs, () => this.#renewLease()),
-      tickOnSchedule(clock, startMs, parameters.nodeStatusUpdateFrequencyMs, () => this.#syncStatus()),
-    ]);
+    const leaseTicks = tickOnSchedule(clock, startMs, parameters.nodeLeaseRenewIntervalMs, () => this.#renewLease());
+    // The status loop sleeps over the ticks that would find nothing to post; a change of the
+    // informer's copy (the controller marked the node, the watch broke) brings it back.
+    const statusTicks = tickWhenDue(clock, startMs, parameters.nodeStatusUpdateFrequencyMs, () => this.#syncStatus(), () => this.#statusIdleUntilMs());
+    informer.onChange(statusTicks.wake);
+    await Promise.all([leaseTicks, statusTicks.running]);
   }
 
   async #register(): Promise<void> {
@@ -140,6 +143,14 @@ export class NodeAgent {
     for (let attempt = 0; attempt < STATUS_UPDATE_ATTEMPTS; attempt++) {
       if ((await this.#tryUpdateStatus(attempt)) !== "conflict") return;
     }
+  }
+
+  // Until when (monotonic) a status tick has nothing to post: while the informer's copy shows
+  // Ready, until the next report is due; with no copy, or another status, a tick has work now.
+  #statusIdleUntilMs(): number {
+    const node = this.#informer!.cached();
+    if (node === undefined || readyCondition(node)?.status !== "True") return Number.NEGATIVE_INFINITY;
+    return this.#lastPostMs + this.#options.parameters.nodeStatusReportFrequencyMs;
   }
 
   // Whether `node`'s status must be posted: not Ready (it changed), or a report is due.

@@ -56,6 +56,20 @@ describe("StoreNodeInformer", () => {
     expect(node.metadata.labels).toEqual({ mark: "while cut off" });
   });
 
+  it("tells its listener of each change of its copy: a newer one arrived, or it was dropped", async () => {
+    const { world, informer, read, label } = await setup();
+    const seen: string[] = [];
+    informer.onChange(() => seen.push(informer.cached()?.metadata.labels?.["mark"] ?? (informer.cached() === undefined ? "dropped" : "unlabelled")));
+    await read();
+    label("first");
+    await world.sim.runFor(5);
+    world.network.partition(["agent"]);
+    label("lost");
+    world.network.heal(["agent"]);
+    await world.sim.runFor(10);
+    expect(seen).toEqual(["unlabelled", "first", "dropped"]);
+  });
+
   it("stops watching when stopped", async () => {
     const { world, informer, read, label } = await setup();
     await read();

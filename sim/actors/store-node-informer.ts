@@ -25,6 +25,7 @@ export class StoreNodeInformer implements NodeInformer {
   readonly #options: StoreNodeInformerOptions;
   readonly #stopWatch: () => void;
   #node: Node | undefined;
+  #onChange: (() => void) | undefined;
   #sent = 0;
   // Events sent up to this one arrive after a lost one: older than what was lost, never used.
   #lostThrough = 0;
@@ -49,6 +50,10 @@ export class StoreNodeInformer implements NodeInformer {
     this.#stopWatch();
   }
 
+  onChange(listener: () => void): void {
+    this.#onChange = listener;
+  }
+
   // At the server, when the Node was written.
   #onEvent(node: Node): void {
     if (!this.#options.clock.alive) return this.stop(); // the process crashed: its watch is gone
@@ -59,13 +64,19 @@ export class StoreNodeInformer implements NodeInformer {
       },
       () => {
         this.#lostThrough = Math.max(this.#lostThrough, sequence);
-        this.#node = undefined;
+        this.#set(undefined);
       },
     );
   }
 
   // A relist's answer and an event in flight can cross: the newer resourceVersion wins.
   #keepNewer(node: Node): void {
-    if (this.#node === undefined || this.#options.api.isNewer(node, this.#node)) this.#node = node;
+    if (this.#node === undefined || this.#options.api.isNewer(node, this.#node)) this.#set(node);
+  }
+
+  #set(node: Node | undefined): void {
+    if (node === this.#node) return;
+    this.#node = node;
+    this.#onChange?.();
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ProcessClock } from "../faults/process-clock.ts";
 import { WakeupBatcher } from "../faults/wakeup-batcher.ts";
 import { Simulation } from "../kernel/simulation.ts";
-import { tickOnSchedule } from "./tick-on-schedule.ts";
+import { tickOnSchedule, tickWhenDue } from "./tick-on-schedule.ts";
 
 describe("tickOnSchedule", () => {
   it("ticks at start + k·period, and a tick that overran skips the ticks it missed", async () => {
@@ -55,5 +55,64 @@ describe("tickOnSchedule", () => {
     await sim.run({ untilMs: 5_000 });
     expect(await outcome).toBe("tick failed");
     expect(ticks).toBe(3);
+  });
+});
+
+describe("tickWhenDue", () => {
+  const setup = () => {
+    const sim = new Simulation({ seed: 1, epochMs: 0 });
+    return { sim, clock: new ProcessClock("p", sim, new WakeupBatcher(sim)) };
+  };
+
+  it("sleeps over the ticks before idleUntilMs, waking at the first instant of the schedule at or after it", async () => {
+    const { sim, clock } = setup();
+    const ticksAtMs: number[] = [];
+    // Each tick has nothing to do for 35 s after it: ticks at 0, 40, 80 (the schedule's instants).
+    void sim.spawn("p", () => tickWhenDue(clock, 0, 10_000, () => void ticksAtMs.push(sim.nowMs()), () => ticksAtMs.at(-1)! + 35_000).running);
+    await sim.run({ untilMs: 100_000 });
+    expect(ticksAtMs).toEqual([0, 40_000, 80_000]);
+  });
+
+  it("comes back to the first instant of the schedule after a wake, not to one due at that very instant", async () => {
+    const { sim, clock } = setup();
+    const ticksAtMs: number[] = [];
+    let idleUntilMs = 100_000;
+    const loop = tickWhenDue(clock, 0, 10_000, () => void ticksAtMs.push(sim.nowMs()), () => idleUntilMs);
+    void sim.spawn("p", () => loop.running);
+    sim.setTimer(23_000, () => {
+      idleUntilMs = Number.NEGATIVE_INFINITY;
+      loop.wake();
+    });
+    sim.setTimer(35_000, () => {
+      idleUntilMs = 200_000;
+      loop.wake(); // the tick at 40 s stays (it was due anyway); after it the loop sleeps to 200 s
+    });
+    sim.setTimer(150_000, () => {
+      idleUntilMs = Number.NEGATIVE_INFINITY;
+      loop.wake(); // at an instant of the schedule: the next tick is the one after it
+    });
+    await sim.run({ untilMs: 175_000 });
+    expect(ticksAtMs).toEqual([0, 30_000, 40_000, 160_000, 170_000]);
+  });
+
+  it("ignores a wake while a tick runs: the tick's end asks idleUntilMs", async () => {
+    const { sim, clock } = setup();
+    const ticksAtMs: number[] = [];
+    let idleUntilMs = 0;
+    const loop = tickWhenDue(
+      clock,
+      0,
+      10_000,
+      async () => {
+        ticksAtMs.push(sim.nowMs());
+        await clock.sleep(1_000);
+        loop.wake();
+        idleUntilMs = sim.nowMs() + 45_000;
+      },
+      () => idleUntilMs,
+    );
+    void sim.spawn("p", () => loop.running);
+    await sim.run({ untilMs: 60_000 });
+    expect(ticksAtMs).toEqual([0, 50_000]);
   });
 });
