@@ -43,10 +43,9 @@ export class NodeHealthTracker {
   /**
    * Notes what `node` and its `lease` show at `nowMs`, and says whether it is overdue: silent for
    * longer than its grace period (the startup one while it has no Ready condition). `health` is
-   * the node's record when the caller keeps it.
+   * the node's record when the caller keeps it, `ready` the node's Ready condition when it has it.
    */
-  overdue(node: Node, lease: Lease | undefined, nowMs: number, health = this.recordOf(node.metadata.name)): boolean {
-    const ready = readyCondition(node);
+  overdue(node: Node, lease: Lease | undefined, nowMs: number, health = this.recordOf(node.metadata.name), ready = readyCondition(node)): boolean {
     if (health.node === undefined) {
       health.probeMs = nowMs; // first seen
       health.heartbeat = ready?.lastHeartbeatTime ?? "";

@@ -21,7 +21,7 @@ import type { NodeLifecycleParameters } from "../config/simulation-parameters.ts
 import type { ZoneState } from "../invariants/control-plane-history.ts";
 import type { ActorClock } from "./actor-clock.ts";
 import { isConflict, isNotFound, type ControlPlaneClient } from "./api-client.ts";
-import { readyCondition, zoneOf, type Lease, type Node, type Taint } from "./api-objects.ts";
+import { readyCondition, zoneOf, type Lease, type Node, type NodeCondition, type Taint } from "./api-objects.ts";
 import { AsyncLock } from "./async-lock.ts";
 import type { HistoryRecorder } from "./history-recorder.ts";
 import { rfc3339Seconds } from "./micro-time.ts";
@@ -65,12 +65,20 @@ type Readiness = "True" | "False" | "Unknown" | "absent" | "uncertain";
 
 /** What the controller knows of one node; updated in place (thousands of nodes, every pass). */
 interface ViewEntry {
+  readonly name: string;
+  /** Set with #setNode, which keeps the facts below. */
   node: Node;
   readiness: Readiness;
   /** The node's Lease as last listed, if it has one. */
   lease: Lease | undefined;
   /** The node's health record, kept here to save a lookup per node and pass. */
   readonly health: NodeHealth;
+  // Facts of `node` every pass reads, worked out once per Node object (objects are immutable, and
+  // most of thousands of nodes are the same object as in the last pass): its Ready condition,
+  // zone, and whether it carries one of our NoExecute taints.
+  ready: NodeCondition | undefined;
+  zone: string;
+  tainted: boolean;
 }
 
 /** One controller incarnation; `run` never returns. */
@@ -82,6 +90,9 @@ export class NodeLifecycleController {
   readonly #view = new Map<string, ViewEntry>();
   // The view's entries in insertion (list) order: the per-pass loops walk an array, not a map.
   #entries: ViewEntry[] = [];
+  // The entry of each lease of the last listing, by position: leases list in the same order every
+  // pass, so a pass finds each lease's entry without a map lookup.
+  #leaseEntries: (ViewEntry | undefined)[] = [];
   readonly #evictions = new Map<string, TimerHandle[]>();
   #allFullyDisrupted = false;
 
@@ -129,18 +140,31 @@ export class NodeLifecycleController {
       // Nodes went away: rebuild.
       this.#view.clear();
       this.#entries = [];
+      this.#leaseEntries = [];
     }
-    for (const node of nodes) {
-      const entry = this.#see(node.metadata.name, node, readyCondition(node)?.status ?? "absent");
+    const entries = this.#entries;
+    for (let index = 0; index < nodes.length; index++) {
+      const node = nodes[index]!;
+      const name = node.metadata.name;
+      // Nodes list in the order their entries were made: the entry at this index is usually it.
+      const known = entries[index];
+      const entry = this.#see(name, node, undefined, known !== undefined && known.name === name ? known : undefined);
       entry.lease = undefined;
     }
-    for (const lease of leases) {
-      const entry = this.#view.get(lease.metadata.name);
+    const leaseEntries = this.#leaseEntries;
+    for (let index = 0; index < leases.length; index++) {
+      const lease = leases[index]!;
+      const name = lease.metadata.name;
+      let entry = leaseEntries[index];
+      if (entry === undefined || entry.name !== name) {
+        entry = this.#view.get(name);
+        leaseEntries[index] = entry;
+      }
       if (entry !== undefined) entry.lease = lease;
     }
     const overdue: ViewEntry[] = [];
-    for (const entry of this.#entries) {
-      if (this.#health.overdue(entry.node, entry.lease, nowMs, entry.health) && entry.readiness !== "Unknown") overdue.push(entry);
+    for (const entry of entries) {
+      if (this.#health.overdue(entry.node, entry.lease, nowMs, entry.health, entry.ready) && entry.readiness !== "Unknown") overdue.push(entry);
     }
     return overdue;
   }
@@ -149,30 +173,42 @@ export class NodeLifecycleController {
   // nothing else runs meanwhile (the lock).
   #nodesWithTaintWork(): string[] {
     const names: string[] = [];
-    for (const entry of this.#entries) if (this.#taintWorkFor(entry)) names.push(entry.node.metadata.name);
+    for (const entry of this.#entries) if (this.#taintWorkFor(entry)) names.push(entry.name);
     return names;
   }
 
-  // Records what is now known of node `name`, keeping its lease; returns its entry.
-  #see(name: string, node: Node, readiness: Readiness): ViewEntry {
-    const entry = this.#view.get(name);
+  // Records what is now known of node `name`, keeping its lease; returns its entry. `readiness`
+  // undefined: the node's Ready status. `known`: its entry, when the caller has it at hand.
+  #see(name: string, node: Node, readiness: Readiness | undefined, known = this.#view.get(name)): ViewEntry {
+    let entry = known;
     if (entry === undefined) {
-      const created: ViewEntry = { node, readiness, lease: undefined, health: this.#health.recordOf(name) };
-      this.#view.set(name, created);
-      this.#entries.push(created);
-      return created;
+      entry = { name, node, readiness: "absent", lease: undefined, health: this.#health.recordOf(name), ready: undefined, zone: "", tainted: false };
+      this.#view.set(name, entry);
+      this.#entries.push(entry);
+      this.#deriveFacts(entry, node);
+    } else {
+      this.#setNode(entry, node);
     }
-    entry.node = node;
-    entry.readiness = readiness;
+    entry.readiness = readiness ?? entry.ready?.status ?? "absent";
     return entry;
+  }
+
+  #setNode(entry: ViewEntry, node: Node): void {
+    if (node !== entry.node) this.#deriveFacts(entry, node);
+  }
+
+  #deriveFacts(entry: ViewEntry, node: Node): void {
+    entry.node = node;
+    entry.ready = readyCondition(node);
+    entry.zone = zoneOf(node);
+    entry.tainted = this.#hasOurTaint(node);
   }
 
   // Whether #processTaints has anything to do for `name` (checked synchronously: thousands of
   // healthy, untainted nodes per pass need nothing, and an await each would dominate the pass).
   #taintWorkFor(entry: ViewEntry): boolean {
     if (entry.readiness !== "True") return entry.readiness === "False" || entry.readiness === "Unknown";
-    const name = entry.node.metadata.name;
-    return this.#evictions.has(name) || this.#hasOurTaint(entry.node) || (this.#zones.get(zoneOf(entry.node))?.queue.has(name) ?? false);
+    return entry.tainted || this.#evictions.has(entry.name) || (this.#zones.get(entry.zone)?.queue.has(entry.name) ?? false);
   }
 
   // Ready=Unknown for a node not heard from (Kubernetes: "Kubelet stopped posting node status").
@@ -202,7 +238,7 @@ export class NodeLifecycleController {
       }
       const fresh = await this.#getNode(name);
       if (fresh === undefined) return;
-      this.#see(name, fresh, readyCondition(fresh)?.status ?? "absent");
+      this.#see(name, fresh, undefined);
       if (!this.#health.overdue(fresh, lease, clock.monotonicMs()) || readyCondition(fresh)?.status === "Unknown") return;
       current = fresh;
     }
@@ -247,8 +283,7 @@ export class NodeLifecycleController {
   // Ready and not-ready nodes per zone (synchronous: a loop over every node, every pass).
   #countReadiness(): Map<string, { ready: number; notReady: number }> {
     const counts = new Map<string, { ready: number; notReady: number }>();
-    for (const { node, readiness } of this.#entries) {
-      const zone = zoneOf(node);
+    for (const { zone, readiness } of this.#entries) {
       let count = counts.get(zone);
       if (count === undefined) {
         count = { ready: 0, notReady: 0 };
@@ -367,7 +402,7 @@ export class NodeLifecycleController {
           },
         });
         const entry = this.#view.get(name);
-        if (entry !== undefined) entry.node = updated;
+        if (entry !== undefined) this.#setNode(entry, updated);
         return true;
       } catch (error) {
         if (!isConflict(error)) return false;
