@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import seedrandom from "seedrandom";
 import { describe, expect, it } from "vitest";
 import { NAME_SUFFIX_ALPHABET, Rng } from "./rng.ts";
 
@@ -25,6 +26,17 @@ describe("Rng determinism", () => {
     expect(rng.int(1, 1000)).toBe(401);
     expect(rng.uuid()).toBe("e3fdf00d-956d-4601-b0a4-0541225fb181");
     expect(rng.nameSuffix()).toBe("58hmj");
+  });
+
+  it("draws what seedrandom's alea draws from the same seed (its steps are taken here)", () => {
+    for (const seed of ["orb-harness", "1/network/node-42", ""]) {
+      const reference = seedrandom.alea(seed);
+      const rng = new Rng(seed);
+      for (let draw = 0; draw < 1000; draw++) expect(rng.float()).toBe(reference.double());
+      const words = Array.from({ length: 8 }, () => reference.int32() >>> 0);
+      const bytes = rng.bytes(32);
+      expect(Array.from({ length: 8 }, (_, index) => bytes[4 * index]! | (bytes[4 * index + 1]! << 8) | (bytes[4 * index + 2]! << 16) | ((bytes[4 * index + 3]! << 24) >>> 0))).toEqual(words.map((word) => word | 0));
+    }
   });
 
   it("rejects a non-string seed at run time", () => {
