@@ -194,7 +194,8 @@ export class StoreApi {
     const stamped = stampNewObject(type, object as unknown as Record<string, unknown>, namespace, clock, rng);
     const key = encodedStorageKey(type, namespace, stamped.metadata.name);
     try {
-      return { object: store.create(key, stamped), key };
+      const object = store.create(key, stamped);
+      return { object, key, revision: store.revision };
     } catch (error) {
       throw asApiError(error);
     }
@@ -207,7 +208,14 @@ export class StoreApi {
     const key = cached?.key ?? storageKey(type, namespace, object.metadata.name);
     const current = cached?.object ?? this.#get(type, namespace, object.metadata.name);
     const resourceVersion = object.metadata.resourceVersion;
-    const expectedRevision = resourceVersion === undefined || resourceVersion === "" ? undefined : store.resourceVersions.parse(resourceVersion);
+    // The usual writer sends back the version it read, the cached one: the same string names the
+    // same revision, known without parsing it.
+    const expectedRevision =
+      resourceVersion === undefined || resourceVersion === ""
+        ? undefined
+        : cached !== undefined && resourceVersion === cached.object.metadata.resourceVersion
+          ? cached.revision
+          : store.resourceVersions.parse(resourceVersion);
     if (resourceVersion !== undefined && resourceVersion !== "" && expectedRevision === undefined) {
       throw new ApiCallError("BadRequest", 400, `invalid resourceVersion ${resourceVersion}`);
     }
@@ -218,14 +226,18 @@ export class StoreApi {
     } catch (error) {
       throw asApiError(error);
     }
-    if (cached !== undefined) cached.object = written;
+    if (cached !== undefined) {
+      cached.object = written;
+      cached.revision = store.revision;
+    }
     return written;
   }
 }
 
-/** A cached object and its store key (encoded once: the same keys are written every 10 s). */
+/** A cached object, its revision, and its store key (encoded once: the same keys are written every 10 s). */
 interface CacheEntry {
   object: StoredObject;
+  revision: number;
   readonly key: ObjectKey;
 }
 
