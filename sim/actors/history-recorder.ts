@@ -14,6 +14,7 @@ import {
   type EvictionDecisionRecord,
   type FaultRecord,
   type LeadershipRecord,
+  type NodeRecord,
   type TaintRecord,
   type ZoneRateRecord,
   type ZoneStateRecord,
@@ -27,6 +28,10 @@ export class HistoryRecorder {
   readonly #sim: Simulation;
   #heartbeatMs = Number.NaN;
   #heartbeatNodes: string[] = [];
+  // Heartbeats in time order, as (node record, time) in two arrays: appended where the last one
+  // went, not to 5,000 per-node lists spread over the heap. `finish` gives each node its list.
+  #beatRecords: NodeRecord[] = [];
+  #beatTimesMs: number[] = [];
 
   /** Records into `sim`'s trace, from now on. */
   constructor(sim: Simulation) {
@@ -57,14 +62,19 @@ export class HistoryRecorder {
 
   /** A lease renewal or status post by a node agent took effect. */
   heartbeat(node: string, kind: "lease" | "status"): void {
-    const nowMs = this.#sim.nowMs();
-    const record = this.history.nodes.get(node);
-    if (record === undefined) throw new Error(`heartbeat of unregistered node ${node}`);
-    record.heartbeatsMs.push(nowMs);
-    if (kind === "status") record.statusPostsMs.push(nowMs);
-    if (nowMs !== this.#heartbeatMs) this.#flushHeartbeats();
-    this.#heartbeatMs = nowMs;
-    this.#heartbeatNodes.push(kind === "lease" ? node : `${node}/status`);
+    this.#beat(this.#registered(node), node, kind === "status");
+  }
+
+  /**
+   * `heartbeat(node, "lease")` as a function made once per agent: its node's record is looked up
+   * at the first beat (after registration), not at each of the hour's 360.
+   */
+  leaseHeartbeatOf(node: string): () => void {
+    let record: NodeRecord | undefined;
+    return () => {
+      record ??= this.#registered(node);
+      this.#beat(record, node, false);
+    };
   }
 
   condition(record: WithoutTime<ConditionRecord>): void {
@@ -98,6 +108,11 @@ export class HistoryRecorder {
   /** Ends the record at the current time (writes buffered heartbeats). */
   finish(): ControlPlaneHistory {
     this.#flushHeartbeats();
+    const records = this.#beatRecords;
+    const timesMs = this.#beatTimesMs;
+    for (let index = 0; index < records.length; index++) records[index]!.heartbeatsMs.push(timesMs[index]!);
+    this.#beatRecords = [];
+    this.#beatTimesMs = [];
     this.history.endMs = this.#sim.nowMs();
     return this.history;
   }
@@ -106,6 +121,22 @@ export class HistoryRecorder {
     this.#flushHeartbeats();
     list.push({ atMs: this.#sim.nowMs(), ...record } as T);
     this.#sim.record(actor, event, record);
+  }
+
+  #registered(node: string): NodeRecord {
+    const record = this.history.nodes.get(node);
+    if (record === undefined) throw new Error(`heartbeat of unregistered node ${node}`);
+    return record;
+  }
+
+  #beat(record: NodeRecord, node: string, status: boolean): void {
+    const nowMs = this.#sim.nowMs();
+    this.#beatRecords.push(record);
+    this.#beatTimesMs.push(nowMs);
+    if (status) record.statusPostsMs.push(nowMs);
+    if (nowMs !== this.#heartbeatMs) this.#flushHeartbeats();
+    this.#heartbeatMs = nowMs;
+    this.#heartbeatNodes.push(status ? `${node}/status` : node);
   }
 
   #flushHeartbeats(): void {

@@ -52,7 +52,7 @@ export class NodeAgent {
 
   constructor(options: NodeAgentOptions) {
     this.#options = options;
-    this.#leaseApplied = () => options.recorder.heartbeat(options.name, "lease");
+    this.#leaseApplied = options.recorder.leaseHeartbeatOf(options.name);
     this.#leaseCallOptions = { onApplied: this.#leaseApplied };
   }
 
