@@ -4,6 +4,7 @@
  * over a transport: the embedded server in virtual time, or a real server) and `StoreApiClient`
  * (the same operations against the store directly, for clusters of thousands of nodes).
  */
+import type { CallOutcome } from "../faults/network.ts";
 import type { Lease, Node, Pod } from "./api-objects.ts";
 
 /** Per-call options. */
@@ -62,6 +63,8 @@ export interface ControlPlaneClient {
   getLease(namespace: string, name: string, options?: CallOptions): Promise<Lease>;
   createLease(lease: Lease, options?: CallOptions): Promise<Lease>;
   updateLease(lease: Lease, options?: CallOptions): Promise<Lease>;
+  /** `updateLease` with the outcome (the Lease, or the error) handed to `settle`: no promise per node renewal. */
+  updateLeaseThen(lease: Lease, options: CallOptions, settle: CallOutcome): void;
   listLeases(namespace: string, options?: CallOptions): Promise<readonly Lease[]>;
   getNode(name: string, options?: CallOptions): Promise<Node>;
   /** An informer of Node `name`. */

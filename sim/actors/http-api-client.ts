@@ -4,6 +4,7 @@
  * through `fetch`. Status responses become `ApiCallError`s.
  */
 import type { Dialect } from "../../spec/dialects.ts";
+import type { CallOutcome } from "../faults/network.ts";
 import type { ObservedTransport, RequestOptions } from "../transport/in-memory-transport.ts";
 import { ApiCallError, type CallOptions, type ControlPlaneClient, type NodeInformer } from "./api-client.ts";
 import type { Lease, Node, Pod } from "./api-objects.ts";
@@ -31,6 +32,13 @@ export class HttpApiClient implements ControlPlaneClient {
 
   updateLease(lease: Lease, options?: CallOptions): Promise<Lease> {
     return this.#call("PUT", this.#leasePath(lease.metadata.namespace ?? "", lease.metadata.name), this.#typed(lease, "Lease"), options);
+  }
+
+  updateLeaseThen(lease: Lease, options: CallOptions, settle: CallOutcome): void {
+    this.updateLease(lease, options).then(
+      (updated) => settle(true, updated),
+      (error: unknown) => settle(false, error),
+    );
   }
 
   async listLeases(namespace: string, options?: CallOptions): Promise<readonly Lease[]> {

@@ -41,6 +41,7 @@ function fakeClient(conflicts: number) {
     getLease: () => Promise.reject(new ApiCallError("NotFound", 404, "not found")),
     createLease: lease,
     updateLease: lease,
+    updateLeaseThen: (value: Lease, _options, settle) => settle(true, value),
   } as Partial<ControlPlaneClient> as ControlPlaneClient;
   return { client, calls };
 }

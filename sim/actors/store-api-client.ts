@@ -3,7 +3,7 @@
  * partitions, drops, pauses and crashes as the HTTP-shaped transport, without HTTP messages.
  * Objects it returns are the store's frozen objects.
  */
-import type { Network } from "../faults/network.ts";
+import type { CallOutcome, Network } from "../faults/network.ts";
 import type { ProcessClock } from "../faults/process-clock.ts";
 import { ServerStream } from "../faults/server-stream.ts";
 import type { CallOptions, ControlPlaneClient, NodeInformer } from "./api-client.ts";
@@ -38,6 +38,10 @@ export class StoreApiClient implements ControlPlaneClient {
 
   updateLease(lease: Lease, options?: CallOptions): Promise<Lease> {
     return this.#call(() => this.#api.updateLease(lease), options);
+  }
+
+  updateLeaseThen(lease: Lease, options: CallOptions, settle: CallOutcome): void {
+    this.#network.call(this.#clock, withOnApplied(() => this.#api.updateLease(lease), options), options.timeoutMs ?? this.#timeoutMs, settle);
   }
 
   listLeases(namespace: string, options?: CallOptions): Promise<readonly Lease[]> {
@@ -82,18 +86,16 @@ export class StoreApiClient implements ControlPlaneClient {
   }
 
   #call<T>(operation: () => T, options: CallOptions = {}): Promise<T> {
-    const { onApplied } = options;
-    // No named closure here: this runs for every heartbeat of every node.
-    return this.#network.roundTrip(
-      this.#clock,
-      onApplied === undefined
-        ? operation
-        : () => {
-            const result = operation();
-            onApplied();
-            return result;
-          },
-      options.timeoutMs ?? this.#timeoutMs,
-    );
+    return this.#network.roundTrip(this.#clock, withOnApplied(operation, options), options.timeoutMs ?? this.#timeoutMs);
   }
+}
+
+// `operation` followed, at the server, by the call's onApplied when it has one.
+function withOnApplied<T>(operation: () => T, { onApplied }: CallOptions): () => T {
+  if (onApplied === undefined) return operation;
+  return () => {
+    const result = operation();
+    onApplied();
+    return result;
+  };
 }

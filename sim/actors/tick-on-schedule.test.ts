@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ProcessClock } from "../faults/process-clock.ts";
 import { WakeupBatcher } from "../faults/wakeup-batcher.ts";
 import { Simulation } from "../kernel/simulation.ts";
-import { tickOnSchedule, tickWhenDue } from "./tick-on-schedule.ts";
+import { tickOnSchedule, tickOnScheduleWithDone, tickWhenDue } from "./tick-on-schedule.ts";
 
 describe("tickOnSchedule", () => {
   it("ticks at start + k·period, and a tick that overran skips the ticks it missed", async () => {
@@ -114,5 +114,33 @@ describe("tickWhenDue", () => {
     void sim.spawn("p", () => loop.running);
     await sim.run({ untilMs: 60_000 });
     expect(ticksAtMs).toEqual([0, 50_000]);
+  });
+});
+
+describe("tickOnScheduleWithDone", () => {
+  it("ticks on the schedule, each tick ending when it calls done; one that ends late skips the ticks it missed", async () => {
+    const sim = new Simulation({ seed: 1, epochMs: 0 });
+    const clock = new ProcessClock("p", sim, new WakeupBatcher(sim));
+    const ticksAtMs: number[] = [];
+    void sim.spawn("p", () =>
+      tickOnScheduleWithDone(clock, 0, 10_000, (done) => {
+        ticksAtMs.push(sim.nowMs());
+        if (ticksAtMs.length === 2) clock.setTimer(15_000, done); // ends at 25 s: the tick at 20 s is skipped
+        else done();
+      }),
+    );
+    await sim.run({ untilMs: 45_000 });
+    expect(ticksAtMs).toEqual([0, 10_000, 30_000, 40_000]);
+  });
+
+  it("rejects with the error a tick fails with, and ticks no more", async () => {
+    const sim = new Simulation({ seed: 1, epochMs: 0 });
+    const clock = new ProcessClock("p", sim, new WakeupBatcher(sim));
+    let ticks = 0;
+    const loop = tickOnScheduleWithDone(clock, 0, 1_000, (done, fail) => (++ticks === 2 ? fail(new Error("renewal failed")) : done()));
+    const outcome = loop.catch((error: unknown) => (error as Error).message);
+    await sim.run({ untilMs: 5_000 });
+    expect(await outcome).toBe("renewal failed");
+    expect(ticks).toBe(2);
   });
 });

@@ -14,6 +14,18 @@ import type { ActorClock } from "./actor-clock.ts";
  * loop's state is made once, not a promise and closures per period that live for the whole period.
  */
 export function tickOnSchedule(clock: ActorClock, startMs: number, periodMs: number, tick: () => Promise<void> | void): Promise<never> {
+  return tickOnScheduleWithDone(clock, startMs, periodMs, (done, fail) => {
+    const working = tick();
+    if (working === undefined) done();
+    else working.then(done, fail);
+  });
+}
+
+/**
+ * `tickOnSchedule` for a tick that says it ended by calling `done` (or `fail` with an error, which
+ * rejects the loop): no promise per tick, for a loop run millions of times (lease renewals).
+ */
+export function tickOnScheduleWithDone(clock: ActorClock, startMs: number, periodMs: number, tick: (done: () => void, fail: (error: unknown) => void) => void): Promise<never> {
   return new Promise<never>((_, reject) => {
     let next = startMs;
     const afterTick = (): void => {
@@ -21,11 +33,7 @@ export function tickOnSchedule(clock: ActorClock, startMs: number, periodMs: num
       next += periodMs * Math.max(1, Math.ceil((nowMs - next) / periodMs));
       wakeAt(next - nowMs);
     };
-    const runTick = (): void => {
-      const working = tick();
-      if (working === undefined) afterTick();
-      else working.then(afterTick, reject);
-    };
+    const runTick = (): void => tick(afterTick, reject);
     const wakeAt = clock.recurringWakeup(runTick);
     runTick();
   });

@@ -21,6 +21,9 @@ export interface LatencyDistribution {
   readonly maxMs: number;
 }
 
+/** How a call ends: `ok` with the server's value, or not with the error (the server's answer, or the network's). */
+export type CallOutcome = (ok: boolean, outcome: unknown) => void;
+
 /** What a partitioned request does: hang until the client's own timeout, or fail after `rejectAfterMs`. */
 export type PartitionMode = "hang" | "reject";
 
@@ -128,15 +131,24 @@ export class Network {
    */
   roundTrip<T>(clock: ProcessClock, apply: () => T | Promise<T>, timeoutMs: number): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const link = this.#link(clock.name);
-      const call = new InFlight<T>(this, link, clock, timeoutMs, resolve, reject);
-      if (link.partitions > 0) return call.lose();
-      const requestMs = this.#sample(link);
-      const responseMs = this.#sample(link);
-      if (requestMs + responseMs > timeoutMs) clock.setTimer(timeoutMs, () => call.timeOut()); // the answer comes too late
-      // A request whose client already gave up still lands: bytes in flight are not recalled.
-      call.send(requestMs, apply, responseMs);
+      this.call(clock, apply, timeoutMs, (ok, outcome) => (ok ? resolve(outcome as T) : reject(outcome)));
     });
+  }
+
+  /**
+   * `roundTrip` with the outcome handed to `settle` (in the process, as `roundTrip` resolves)
+   * instead of a promise: for the hottest call of a large run, a node's lease renewal, whose
+   * promise chain was a tenth of the 5,000-node hour.
+   */
+  call<T>(clock: ProcessClock, apply: () => T | Promise<T>, timeoutMs: number, settle: CallOutcome): void {
+    const link = this.#link(clock.name);
+    const call = new InFlight<T>(this, link, clock, timeoutMs, settle);
+    if (link.partitions > 0) return call.lose();
+    const requestMs = this.#sample(link);
+    const responseMs = this.#sample(link);
+    if (requestMs + responseMs > timeoutMs) clock.setTimer(timeoutMs, () => call.timeOut()); // the answer comes too late
+    // A request whose client already gave up still lands: bytes in flight are not recalled.
+    call.send(requestMs, apply, responseMs);
   }
 
   /** Wakes `wakeable` after `delayMs` of true time (at once for 0). */
@@ -221,8 +233,7 @@ class InFlight<T> implements Wakeable {
     private readonly link: Link,
     private readonly clock: ProcessClock,
     private readonly timeoutMs: number,
-    private readonly resolve: (value: T) => void,
-    private readonly reject: (error: unknown) => void,
+    private readonly settle: CallOutcome,
   ) {
     this.#sentMs = clock.monotonicMs();
   }
@@ -286,7 +297,7 @@ class InFlight<T> implements Wakeable {
   #finish(ok: boolean, outcome: unknown): void {
     if (this.#done) return;
     this.#done = true;
-    this.clock.deliver(ok ? () => this.resolve(outcome as T) : () => this.reject(outcome));
+    this.clock.deliver(() => this.settle(ok, outcome));
   }
 }
 
