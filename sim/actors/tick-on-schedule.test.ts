@@ -4,6 +4,12 @@ import { WakeupBatcher } from "../faults/wakeup-batcher.ts";
 import { Simulation } from "../kernel/simulation.ts";
 import { tickOnSchedule, tickOnScheduleWithDone, tickWhenDue } from "./tick-on-schedule.ts";
 
+// A simulation at epoch 0 and the clock of its process "p".
+function setup() {
+  const sim = new Simulation({ seed: 1, epochMs: 0 });
+  return { sim, clock: new ProcessClock("p", sim, new WakeupBatcher(sim)) };
+}
+
 describe("tickOnSchedule", () => {
   it("ticks at start + k·period, and a tick that overran skips the ticks it missed", async () => {
     const sim = new Simulation({ seed: 1, epochMs: 0 });
@@ -59,11 +65,6 @@ describe("tickOnSchedule", () => {
 });
 
 describe("tickWhenDue", () => {
-  const setup = () => {
-    const sim = new Simulation({ seed: 1, epochMs: 0 });
-    return { sim, clock: new ProcessClock("p", sim, new WakeupBatcher(sim)) };
-  };
-
   it("sleeps over the ticks before idleUntilMs, waking at the first instant of the schedule at or after it", async () => {
     const { sim, clock } = setup();
     const ticksAtMs: number[] = [];
@@ -119,8 +120,7 @@ describe("tickWhenDue", () => {
 
 describe("tickOnScheduleWithDone", () => {
   it("ticks on the schedule, each tick ending when it calls done; one that ends late skips the ticks it missed", async () => {
-    const sim = new Simulation({ seed: 1, epochMs: 0 });
-    const clock = new ProcessClock("p", sim, new WakeupBatcher(sim));
+    const { sim, clock } = setup();
     const ticksAtMs: number[] = [];
     void sim.spawn("p", () =>
       tickOnScheduleWithDone(clock, 0, 10_000, (done) => {
@@ -134,8 +134,7 @@ describe("tickOnScheduleWithDone", () => {
   });
 
   it("rejects with the error a tick fails with, and ticks no more", async () => {
-    const sim = new Simulation({ seed: 1, epochMs: 0 });
-    const clock = new ProcessClock("p", sim, new WakeupBatcher(sim));
+    const { sim, clock } = setup();
     let ticks = 0;
     const loop = tickOnScheduleWithDone(clock, 0, 1_000, (done, fail) => (++ticks === 2 ? fail(new Error("renewal failed")) : done()));
     const outcome = loop.catch((error: unknown) => (error as Error).message);
