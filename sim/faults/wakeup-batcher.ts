@@ -85,5 +85,10 @@ export class WakeupBatcher {
     this.#due.delete(dueMs);
     if (batch === undefined) return;
     for (const wakeable of batch) if (wakeable.wake()) this.#callbacksRun++;
+    // Emptied once run: a batch set long ahead (a quiet status loop's next report) is old by the
+    // time it runs, and the collector treats the young objects a dead old array still points to
+    // as live, copying them out of the young generation for nothing (a fifth of what each
+    // scavenge of the 5,000-node hour kept).
+    batch.length = 0;
   }
 }
