@@ -62,7 +62,7 @@ export class NodeAgent {
     const leaseTicks = tickOnScheduleWithDone(clock, startMs, parameters.nodeLeaseRenewIntervalMs, (done, fail) => this.#renewLease(done, fail));
     // The status loop sleeps over the ticks that would find nothing to post; a change of the
     // informer's copy (the controller marked the node, the watch broke) brings it back.
-    const statusTicks = tickWhenDue(clock, startMs, parameters.nodeStatusUpdateFrequencyMs, () => this.#syncStatus(), () => this.#statusIdleUntilMs());
+    const statusTicks = tickWhenDue(clock, startMs, parameters.nodeStatusUpdateFrequencyMs, () => this.#syncStatus(), () => this.#idleUntilMs(informer.cached()));
     informer.onChange(statusTicks.wake);
     await Promise.all([leaseTicks, statusTicks.running]);
   }
@@ -154,17 +154,16 @@ export class NodeAgent {
     }
   }
 
-  // Until when (monotonic) a status tick has nothing to post: while the informer's copy shows
-  // Ready, until the next report is due; with no copy, or another status, a tick has work now.
-  #statusIdleUntilMs(): number {
-    const node = this.#informer!.cached();
+  // Until when (monotonic) there is nothing to post for `node`: while it shows Ready, until the
+  // next report is due; with no copy, or another status (it changed), there is something now.
+  #idleUntilMs(node: Node | undefined): number {
     if (node === undefined || readyCondition(node)?.status !== "True") return Number.NEGATIVE_INFINITY;
     return this.#lastPostMs + this.#options.parameters.nodeStatusReportFrequencyMs;
   }
 
-  // Whether `node`'s status must be posted: not Ready (it changed), or a report is due.
+  // Whether `node`'s status must be posted now.
   #postDue(node: Node): boolean {
-    return readyCondition(node)?.status !== "True" || this.#options.clock.monotonicMs() - this.#lastPostMs >= this.#options.parameters.nodeStatusReportFrequencyMs;
+    return this.#options.clock.monotonicMs() >= this.#idleUntilMs(node);
   }
 
   // Kubelet's tryUpdateNodeStatus: read the Node (the first try from the informer, retries from

@@ -169,8 +169,9 @@ export class NodeLifecycleController {
     return overdue;
   }
 
-  // The nodes #processTaints has work for, in list order (the entries were added in list order). Collected up front: processing one node changes nothing another's check reads, and
-  // nothing else runs meanwhile (the lock).
+  // The nodes #processTaints has work for, in list order (entries are made in list order).
+  // Collected up front: processing one node changes nothing another's check reads, and nothing
+  // else runs meanwhile (the lock).
   #nodesWithTaintWork(): string[] {
     const names: string[] = [];
     for (const entry of this.#entries) if (this.#taintWorkFor(entry)) names.push(entry.name);
