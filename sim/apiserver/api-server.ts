@@ -11,6 +11,7 @@ import { startCompactor } from "../store/compactor.ts";
 import { MvccStore } from "../store/mvcc-store.ts";
 import { decimalResourceVersions, opaqueResourceVersions } from "../store/resource-version.ts";
 import { ApiError, failure } from "./api-error.ts";
+import { plainInternalErrorResponse, PlainInternalError } from "./plain-internal-error.ts";
 import { routeRequest } from "./request-router.ts";
 import { NamespaceController } from "./namespace-controller.ts";
 import { ResourceRegistry } from "./resource-types.ts";
@@ -114,6 +115,8 @@ export class ApiServer {
       if (this.context.defects.has("gone-answered-as-500") && error instanceof ApiError && error.code === 410) {
         error = failure("InternalError", `Internal error occurred: ${error.status.message}`);
       }
+      // Some filter errors are plain text in Kubernetes, not a Status (impersonation without a user).
+      if (error instanceof PlainInternalError) return plainInternalErrorResponse(request, error);
       // In the representation the Accept header asks for where Kubernetes honours it (Protobuf), else JSON.
       if (error instanceof ApiError) return negotiatedErrorResponse(error, request, this.dialect);
       // Anything else is a bug of ours: still a Status, never a stack trace on the wire.

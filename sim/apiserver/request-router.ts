@@ -16,7 +16,7 @@ import type { ResourceRequest, ServerContext } from "./server-context.ts";
 import { serverVersion, type BuildInfo } from "./server-version.ts";
 import { handlePatch, handleUpdate } from "./update-handlers.ts";
 import { handleWatch } from "./watch-stream.ts";
-import { checkAccess } from "./auth/index.ts";
+import { checkAccess, removeImpersonationHeaders, type AccessDecision } from "./auth/index.ts";
 import { healthResponse } from "./health/index.ts";
 import { handleReview } from "./review-handler.ts";
 
@@ -30,6 +30,7 @@ export async function routeRequest(context: ServerContext, build: BuildInfo, req
   // Everything else is a path request, authorized by path (doc 1 §5; health paths skip it, §5.3).
   const access = checkAccess(context.auth, request.headers, { kind: "nonResource", verb: request.method.toLowerCase(), path: url.pathname });
   if (!access.allowed) throw access.error;
+  spendImpersonation(request, access);
   const { registry, dialect } = context;
   switch (target.kind) {
     case "version":
@@ -91,7 +92,13 @@ async function routeResource(context: ServerContext, request: Request, url: URL,
     ...(target.name !== undefined && { name: target.name }),
   });
   if (!access.allowed) throw access.error;
+  spendImpersonation(request, access);
   return handler(context, access.user === undefined ? resourceRequest : { ...resourceRequest, user: access.user });
+}
+
+/** Kubernetes removes the Impersonate-* headers once honoured, so nothing after it acts on them again. */
+function spendImpersonation(request: Request, access: AccessDecision): void {
+  if (access.allowed && access.impersonatedBy !== undefined) removeImpersonationHeaders(request.headers);
 }
 
 /** Virtual types take a POST to their collection and nothing else. */

@@ -19,10 +19,13 @@ export async function handleReview(context: ServerContext, target: ResourceReque
     const review = subjectAccessReview(body, context.auth?.policy, context.dialect);
     return representation.object(review.status, review.body as unknown as Record<string, unknown>);
   }
-  // A self review is a review of the caller (anonymous when authentication is off or absent).
+  // A self review is a review of the caller (anonymous when authentication is off or absent); of
+  // the impersonated user when the request impersonates (recorded from kube-apiserver 1.26.4:
+  // `auth can-i --as bob` answers for bob, whoever asks).
   const spec = (body["spec"] ?? {}) as Record<string, unknown>;
   const user = target.user ?? { name: "system:anonymous", uid: "", groups: ["system:unauthenticated"] };
-  const asReview = { ...body, kind: "SubjectAccessReview", spec: { ...spec, user: user.name, groups: user.groups, ...(user.uid !== "" && { uid: user.uid }) } };
+  const subject = { user: user.name, groups: user.groups, ...(user.extra !== undefined && { extra: user.extra }), ...(user.uid !== "" && { uid: user.uid }) };
+  const asReview = { ...body, kind: "SubjectAccessReview", spec: { ...spec, ...subject } };
   const review = subjectAccessReview(asReview, context.auth?.policy, context.dialect);
   const answer = review.body as unknown as Record<string, unknown>;
   return representation.object(review.status, { ...answer, kind: type.kind, spec });

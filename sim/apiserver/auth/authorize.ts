@@ -16,10 +16,8 @@
 import type { ApiError } from "../api-error.ts";
 import { failure } from "../api-error.ts";
 import { goQuote } from "../object-names.ts";
-import { authenticate, type RequestHeaders } from "./authenticate.ts";
 import type { NonResourceRule, Policy, PolicyRule } from "./policy-file.ts";
-import type { TokenTable } from "./token-file.ts";
-import { anonymousUser, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from "./user.ts";
+import { AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from "./user.ts";
 
 /** A request on a resource. */
 export interface ResourceAttributes {
@@ -109,6 +107,8 @@ function ruleAllows(rule: PolicyRule, attributes: RequestAttributes): boolean {
   if (rule.kind !== "resource") return false;
   if (!matchesOrWildcard(rule.apiGroups, attributes.apiGroup)) return false;
   if (!resourceMatches(rule.resources, attributes.resource, attributes.subresource ?? "")) return false;
+  // RBAC's ResourceNameMatches: with resourceNames, only a request naming one of them.
+  if (rule.resourceNames !== undefined && !rule.resourceNames.includes(attributes.name ?? "")) return false;
   if (rule.namespaces === undefined) return true;
   const namespace = attributes.namespace ?? "";
   return namespace !== "" && rule.namespaces.includes(namespace);
@@ -178,44 +178,4 @@ export const AUTHORIZATION_FREE_PATHS: readonly string[] = ["/healthz", "/livez"
 export function skipsAuthorization(path: string): boolean {
   const queryAt = path.indexOf("?");
   return AUTHORIZATION_FREE_PATHS.includes(queryAt === -1 ? path : path.slice(0, queryAt));
-}
-
-/** Authentication and authorization settings: each off when absent. */
-export interface AuthConfig {
-  /** `--token-file`: with it, bearer tokens are checked (unknown → 401), requests without one are anonymous. */
-  readonly tokens?: TokenTable;
-  /** `--policy-file`: with it, every request except the health endpoints must be allowed by a rule. */
-  readonly policy?: Policy;
-}
-
-/** The answer of `checkAccess`. */
-export type AccessDecision =
-  | { readonly allowed: true; readonly user: UserInfo | undefined; readonly reason: string }
-  | { readonly allowed: false; readonly error: ApiError };
-
-/**
- * Authentication then authorization of one request, the way the router should run them:
- * - no config (the embedded default): allowed, no user;
- * - a token file: a bad bearer token is 401 (health endpoints included); no token is anonymous;
- *   without a token file every caller is anonymous;
- * - the three health endpoints skip authorization;
- * - no policy file: allowed; otherwise `authorize`, and 403 `forbiddenError` when it denies.
- */
-export function checkAccess(config: AuthConfig | undefined, headers: RequestHeaders, attributes: RequestAttributes): AccessDecision {
-  if (config === undefined || (config.tokens === undefined && config.policy === undefined)) {
-    return { allowed: true, user: undefined, reason: "authentication and authorization are off" };
-  }
-  let user = anonymousUser;
-  if (config.tokens !== undefined) {
-    const result = authenticate(headers, config.tokens);
-    if (result.outcome === "unauthorized") return { allowed: false, error: result.error };
-    user = result.user;
-  }
-  if (attributes.kind === "nonResource" && skipsAuthorization(attributes.path)) {
-    return { allowed: true, user, reason: "health endpoint: authorization skipped" };
-  }
-  if (config.policy === undefined) return { allowed: true, user, reason: "no policy file: every request allowed" };
-  const decision = authorize(user, attributes, config.policy);
-  if (!decision.allowed) return { allowed: false, error: forbiddenError(user, attributes, decision.reason) };
-  return { allowed: true, user, reason: decision.reason };
 }

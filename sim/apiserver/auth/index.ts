@@ -4,16 +4,25 @@ export {
   AUTHORIZATION_FREE_PATHS,
   authorize,
   BUILTIN_RULES,
-  checkAccess,
   forbiddenError,
   skipsAuthorization,
-  type AccessDecision,
-  type AuthConfig,
   type AuthorizationDecision,
   type NonResourceAttributes,
   type RequestAttributes,
   type ResourceAttributes,
 } from "./authorize.ts";
+export { checkAccess, type AccessDecision, type AuthConfig } from "./check-access.ts";
+export { AUTHENTICATION_GROUP, IMPERSONATE_VERB, impersonate, impersonationAttributes, type ImpersonationResult } from "./impersonate.ts";
+export {
+  IMPERSONATE_EXTRA_HEADER_PREFIX,
+  IMPERSONATE_GROUP_HEADER,
+  IMPERSONATE_UID_HEADER,
+  IMPERSONATE_USER_HEADER,
+  readImpersonationHeaders,
+  removeImpersonationHeaders,
+  type ImpersonationHeaders,
+  type ImpersonationRequest,
+} from "./impersonation-headers.ts";
 export {
   NON_RESOURCE_VERBS,
   parsePolicyFile,
@@ -36,5 +45,13 @@ export {
   type SubjectAccessReview,
   type SubjectAccessReviewResponse,
 } from "./subject-access-review.ts";
+export {
+  ALL_SERVICE_ACCOUNTS_GROUP,
+  SERVICE_ACCOUNT_GROUP_PREFIX,
+  SERVICE_ACCOUNT_USERNAME_PREFIX,
+  serviceAccountGroups,
+  splitServiceAccountUsername,
+  type ServiceAccountRef,
+} from "./service-account-user.ts";
 export { parseStaticTokenFile, TokenFileError, type StaticTokenFile, type TokenTable } from "./token-file.ts";
 export { ANONYMOUS_USER, anonymousUser, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from "./user.ts";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { authorize } from "./authorize.ts";
 import { parsePolicyFile, PolicyFileError } from "./policy-file.ts";
 
 function problemsOf(text: string): readonly string[] {
@@ -83,11 +84,11 @@ describe("parsePolicyFile", () => {
 - just a string
 `);
     expect(problems).toEqual([
-      'rule 1 (line 1): unknown field "resource" (allowed: user, group, apiGroups, resources, verbs, namespaces, nonResourceURLs)',
+      'rule 1 (line 1): unknown field "resource" (allowed: user, group, apiGroups, resources, verbs, namespaces, resourceNames, nonResourceURLs)',
       "rule 1 (line 1): give user or group, not both (write two rules)",
       "rule 1 (line 1): missing resources (a list)",
       'rule 1 (line 1), verbs (line 5): "apply": server-side apply is authorized as patch: write patch',
-      'rule 1 (line 1), verbs (line 5): "fetch": unknown verb (known: get, list, watch, create, update, patch, delete, deletecollection, proxy, or "*")',
+      'rule 1 (line 1), verbs (line 5): "fetch": unknown verb (known: get, list, watch, create, update, patch, delete, deletecollection, proxy, impersonate, or "*")',
       'rule 1 (line 1), apiGroups (line 3): "core": no group is called "core": the core group is written ""',
       'rule 1 (line 1), apiGroups (line 3): "Apps": not a group name (lowercase DNS name like "apps" or "coordination.k8s.io", "" for core, or "*")',
       "rule 2 (line 6): needs a subject: user: <name> or group: <name>",
@@ -104,6 +105,32 @@ describe("parsePolicyFile", () => {
       'rule 4 (line 14), nonResourceURLs (line 15): "livez": a path starts with "/"',
       'rule 4 (line 14), nonResourceURLs (line 15): "/a*b": "*" may appear only at the end',
       "rule 5 (line 18): a rule must be a mapping with user or group, and apiGroups, resources, verbs",
+    ]);
+  });
+
+  it("grants impersonate, and restricts a rule to named objects with resourceNames, as RBAC does", () => {
+    const policy = parsePolicyFile(`- user: carol
+  apiGroups: ["", authentication.k8s.io]
+  resources: [users, userextras/example.com/scopes]
+  verbs: [impersonate, get]
+  resourceNames: [bob, view]
+`);
+    expect(policy.rules[0]).toMatchObject({ verbs: ["impersonate", "get"], resources: ["users", "userextras/example.com/scopes"], resourceNames: ["bob", "view"] });
+    const carol = { name: "carol", uid: "", groups: [] };
+    const can = (verb: string, resource: string, name?: string, subresource?: string) =>
+      authorize(carol, { kind: "resource", verb, apiGroup: "", resource, ...(name !== undefined && { name }), ...(subresource !== undefined && { subresource }) }, policy).allowed;
+    expect([can("impersonate", "users", "bob"), can("get", "users", "bob")]).toEqual([true, true]);
+    // Another name, or a request naming none (list), is not covered.
+    expect([can("impersonate", "users", "mallory"), can("list", "users"), can("impersonate", "users")]).toEqual([false, false, false]);
+    expect([can("impersonate", "userextras", "view", "example.com/scopes"), can("impersonate", "userextras", "view", "other")]).toEqual([true, false]);
+
+    expect(problemsOf(`- user: a\n  apiGroups: [""]\n  resources: [pods, "userextras/"]\n  verbs: [get]\n  resourceNames: ["*", ""]\n`)).toEqual([
+      'rule 1 (line 1), resources (line 3): "userextras/": an extra key follows userextras/',
+      'rule 1 (line 1), resourceNames (line 5): "*": "*" is a name like any other here: omit resourceNames to allow every object',
+      'rule 1 (line 1), resourceNames (line 5): "": must not be empty',
+    ]);
+    expect(problemsOf(`- user: a\n  nonResourceURLs: ["/x"]\n  verbs: [get]\n  resourceNames: [b]\n`)).toEqual([
+      "rule 1 (line 1): resourceNames cannot be combined with nonResourceURLs (write two rules)",
     ]);
   });
 

@@ -12,19 +12,28 @@
  *                                     # that subresource of every resource
  *   verbs: [get, list, watch]         # "*" for every verb
  *   namespaces: [ref-main, team-a]    # optional; omitted = every namespace and cluster scope
+ *   resourceNames: [settings]         # optional; omitted = every object; else only requests
+ *                                     # naming one (get, update, patch, delete, impersonate)
  * - group: ops
  *   apiGroups: ["*"]
  *   resources: ["*"]
  *   verbs: ["*"]
+ * - user: carol                       # impersonation (`kubectl --as bob --as-group devs`):
+ *   apiGroups: [""]                   # users, groups, serviceaccounts (namespaced) in "";
+ *   resources: [users, groups]        # uids, userextras/<key> in authentication.k8s.io
+ *   verbs: [impersonate]
+ *   resourceNames: [bob, devs]
  * - group: system:authenticated      # paths that are not resources: /livez/<check>, /metrics…
  *   nonResourceURLs: ["/livez/*", "/readyz/*"]   # exact, or a prefix ending in "*"
  *   verbs: [get]
  * ```
  *
- * A rule grants either resources (`apiGroups` + `resources`, optional `namespaces`) or paths
- * (`nonResourceURLs`), never both, with `verbs` in either case. Matching follows RBAC: `pods`
- * does not cover `pods/status`; a namespace-restricted rule does not cover cluster-scoped requests
- * or lists across all namespaces. Every problem is reported, each naming its rule and line.
+ * A rule grants either resources (`apiGroups` + `resources`, optional `namespaces` and
+ * `resourceNames`) or paths (`nonResourceURLs`), never both, with `verbs` in either case.
+ * Matching follows RBAC: `pods` does not cover `pods/status`; a namespace-restricted rule does not
+ * cover cluster-scoped requests or lists across all namespaces; a rule with resourceNames covers
+ * only requests naming one of them (not list, watch, or create of a collection). Every problem is
+ * reported, each naming its rule and line.
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from "yaml";
 
@@ -48,6 +57,8 @@ export interface ResourceRule extends RuleBase {
   readonly resources: readonly string[];
   /** Undefined: every namespace and cluster scope. */
   readonly namespaces?: readonly string[];
+  /** Undefined: every object; else only requests naming one of these (RBAC's resourceNames). */
+  readonly resourceNames?: readonly string[];
 }
 
 /** A rule over paths that are not resources (health checks, version, discovery). */
@@ -72,13 +83,17 @@ export class PolicyFileError extends Error {
   }
 }
 
-/** Verbs a resource rule may name (doc 1 §1, less `apply`, which is authorized as `patch`). */
-export const RESOURCE_VERBS: readonly string[] = ["get", "list", "watch", "create", "update", "patch", "delete", "deletecollection", "proxy"];
+/**
+ * Verbs a resource rule may name (doc 1 §1, less `apply`, which is authorized as `patch`), and
+ * `impersonate`, the verb kube-apiserver checks on users, groups, serviceaccounts, uids and
+ * userextras before honouring Impersonate-* headers (impersonate.ts).
+ */
+export const RESOURCE_VERBS: readonly string[] = ["get", "list", "watch", "create", "update", "patch", "delete", "deletecollection", "proxy", "impersonate"];
 
 /** Verbs a non-resource rule may name: the lowercase HTTP methods. */
 export const NON_RESOURCE_VERBS: readonly string[] = ["get", "head", "post", "put", "patch", "delete", "options"];
 
-const RULE_KEYS = ["user", "group", "apiGroups", "resources", "verbs", "namespaces", "nonResourceURLs"] as const;
+const RULE_KEYS = ["user", "group", "apiGroups", "resources", "verbs", "namespaces", "resourceNames", "nonResourceURLs"] as const;
 
 const NAME = "[a-z0-9]([-a-z0-9.]*[a-z0-9])?";
 const GROUP_PATTERN = new RegExp(`^${NAME}$`);
@@ -144,7 +159,7 @@ function readRule(item: unknown, where: string, lineCounter: LineCounter, proble
 
   const isNonResource = fields.has("nonResourceURLs");
   if (isNonResource) {
-    for (const key of ["apiGroups", "resources", "namespaces"]) {
+    for (const key of ["apiGroups", "resources", "namespaces", "resourceNames"]) {
       if (fields.has(key)) problems.push(`${where}: ${key} cannot be combined with nonResourceURLs (write two rules)`);
     }
   } else {
@@ -172,8 +187,20 @@ function readRule(item: unknown, where: string, lineCounter: LineCounter, proble
     const namespaces = fields.has("namespaces")
       ? readList(fields.get("namespaces")!.value, "namespaces", at("namespaces"), problems, checkNamespace)
       : undefined;
+    const resourceNames = fields.has("resourceNames")
+      ? readList(fields.get("resourceNames")!.value, "resourceNames", at("resourceNames"), problems, checkResourceName)
+      : undefined;
     if (subject !== undefined && verbs !== undefined && apiGroups !== undefined && resources !== undefined) {
-      rule = { kind: "resource", subject, apiGroups, resources, verbs, ...(namespaces !== undefined && { namespaces }), source };
+      rule = {
+        kind: "resource",
+        subject,
+        apiGroups,
+        resources,
+        verbs,
+        ...(namespaces !== undefined && { namespaces }),
+        ...(resourceNames !== undefined && { resourceNames }),
+        source,
+      };
     }
   }
   return problems.length === before ? rule : undefined;
@@ -232,6 +259,7 @@ const EXAMPLES: Readonly<Record<string, string>> = {
   apiGroups: '"", apps',
   resources: "configmaps, pods/status",
   namespaces: "default",
+  resourceNames: "settings",
   nonResourceURLs: '"/livez/*"',
 };
 
@@ -251,9 +279,11 @@ function checkGroup(group: string): string | undefined {
 function checkResource(resource: string): string | undefined {
   if (resource === "*") return undefined;
   const parts = resource.split("/");
+  if (parts[1] === "*") return `"<resource>/*" matches nothing: list the subresources, or use "*"`;
+  // An extra key is the subresource of userextras, and keys are often paths (example.com/scopes).
+  if (parts[0] === "userextras" && parts.length > 1) return parts.slice(1).join("/") === "" ? "an extra key follows userextras/" : undefined;
   if (parts.length > 2) return "at most one slash: <resource>/<subresource>";
   const [main, sub] = parts as [string, string | undefined];
-  if (sub === "*") return `"<resource>/*" matches nothing: list the subresources, or use "*"`;
   if (main !== "*" && !RESOURCE_PART.test(main)) return "not a resource name (lowercase plural as in URLs, e.g. configmaps)";
   if (sub !== undefined && !RESOURCE_PART.test(sub)) return "not a subresource name (lowercase, e.g. status)";
   return undefined;
@@ -263,6 +293,11 @@ function checkNamespace(namespace: string): string | undefined {
   if (namespace === "*") return "omit namespaces to allow every namespace";
   if (!RESOURCE_PART.test(namespace)) return "not a namespace name";
   return undefined;
+}
+
+function checkResourceName(name: string): string | undefined {
+  if (name === "*") return `"*" is a name like any other here: omit resourceNames to allow every object`;
+  return name === "" ? "must not be empty" : undefined;
 }
 
 function checkUrl(url: string): string | undefined {

@@ -1,11 +1,13 @@
 /** Who a request comes from (Kubernetes' user.Info), and the names Kubernetes gives the special users and groups. */
 
-/** An authenticated (or anonymous) user. */
+/** An authenticated (or anonymous, or impersonated) user. */
 export interface UserInfo {
   readonly name: string;
-  /** "" when unknown (anonymous users, SubjectAccessReviews without uid). */
+  /** "" when unknown (anonymous users, SubjectAccessReviews without uid, impersonation without Impersonate-Uid). */
   readonly uid: string;
   readonly groups: readonly string[];
+  /** Extra attributes (user.Info's Extra); only impersonation (Impersonate-Extra-*) sets them here. */
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The user of a request that carries no credentials (Kubernetes' anonymous authenticator). */
