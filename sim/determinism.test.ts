@@ -1,5 +1,5 @@
 /**
- * The determinism contract of DESIGN.md, enforced: nothing in sim/ reads the wall clock or
+ * The determinism contract of docs/ARCHITECTURE.md, enforced: nothing in sim/ reads the wall clock or
  * global randomness, except the real-time adapter. And the contract's promise, checked: the same
  * seed gives the same trace hash; another seed gives another.
  *
@@ -78,7 +78,7 @@ interface Violation {
 
 /** `file:line: what is banned; use what instead`. */
 function formatViolation({ file, line, ban }: Violation): string {
-  return `${file}:${line}: ${ban.shown} is banned in sim/ (DESIGN.md, "Determinism contract"); use ${ban.replacement}`;
+  return `${file}:${line}: ${ban.shown} is banned in sim/ (docs/ARCHITECTURE.md, "Determinism contract"); use ${ban.replacement}`;
 }
 
 // The dotted path of an identifier or property-access chain, without a global-object prefix.

@@ -1,6 +1,6 @@
 /**
  * The catalog of invariants the fuzzers and checkers enforce: stable ids, the rule in words, and
- * the clauses of the documents each one rests on (DESIGN.md, "Invariants and checkers").
+ * the clauses of the documents each one rests on (docs/ARCHITECTURE.md, "Invariants and checkers").
  */
 
 /** One invariant. */

@@ -1,9 +1,9 @@
 /**
- * The recorded answers of a real kube-apiserver 1.26 (../shared/reference/kube-apiserver-1.26),
- * read so that tests can confirm the spec's Kubernetes values against what the server really sent.
- * The directory lives outside the repository, so callers must cope with its absence.
+ * The recorded answers of a real kube-apiserver 1.26 (spec/reference/kube-apiserver-1.26, test
+ * fixtures kept in the repository), read so that tests can confirm the spec's Kubernetes values
+ * against what the server really sent.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,6 +15,9 @@ export interface Transcript {
     readonly method: string;
     readonly path: string;
     readonly headers: Readonly<Record<string, string>>;
+    /** A JSON value, or a string sent as it is (`<N bytes>` stands for a body too large to keep). */
+    readonly body?: unknown;
+    /** Who sent it when not the administrator: `restricted user`, `unknown token`, `anonymous`. */
     readonly identity?: string;
   };
   readonly response: {
@@ -24,20 +27,27 @@ export interface Transcript {
   };
 }
 
-/** Where the reference transcripts are expected: a sibling of the repository, as DESIGN.md says. */
-export const referenceDir = fileURLToPath(new URL("../../shared/reference/kube-apiserver-1.26/", import.meta.url));
+/** Where the reference transcripts are: in the repository, so every test that reads them always runs. */
+export const referenceDir = fileURLToPath(new URL("./reference/kube-apiserver-1.26/", import.meta.url));
 
-const FILES = ["transcripts.jsonl", "transcripts-expiry.jsonl"];
+/** The main set, in the order it was sent (what `orb-harness record` replays). */
+export const MAIN_FILE = "transcripts.jsonl";
+/** The set recorded with the watch cache off and a short compaction interval. */
+export const EXPIRY_FILE = "transcripts-expiry.jsonl";
 
-/** Every transcript by id (the first of a repeated id wins), or undefined when the files are absent. */
-export function loadReferenceTranscripts(dir: string = referenceDir): ReadonlyMap<string, Transcript> | undefined {
-  const paths = FILES.map((file) => join(dir, file));
-  if (!paths.every((path) => existsSync(path))) return undefined;
+/** The transcripts of one file, in file order, repeated ids included. */
+export function readTranscriptFile(path: string): Transcript[] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Transcript);
+}
+
+/** Every transcript by id (the first of a repeated id wins); a missing file throws, as any broken fixture should. */
+export function loadReferenceTranscripts(dir: string = referenceDir): ReadonlyMap<string, Transcript> {
   const byId = new Map<string, Transcript>();
-  for (const path of paths) {
-    for (const line of readFileSync(path, "utf8").split("\n")) {
-      if (line.trim() === "") continue;
-      const transcript = JSON.parse(line) as Transcript;
+  for (const file of [MAIN_FILE, EXPIRY_FILE]) {
+    for (const transcript of readTranscriptFile(join(dir, file))) {
       if (!byId.has(transcript.id)) byId.set(transcript.id, transcript);
     }
   }

@@ -24,6 +24,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./report.ts")).reportCommand,
   },
   {
+    name: "record",
+    summary: "send the requests of the reference transcripts to a server and write its answers in their shape",
+    load: async () => (await import("./record.ts")).recordCommand,
+  },
+  {
     name: "serve",
     summary: "run the embedded API server (doc 1) for kubectl and client libraries",
     load: async () => (await import("./serve.ts")).serveCommand,

@@ -4,7 +4,7 @@
  * from the query, as Kubernetes reads them. Values are checked as Kubernetes checks them:
  * - a query value that does not parse is 400 BadRequest (`strconv.ParseInt: …`);
  * - a body value of the wrong JSON type is 400 too (Kubernetes 1.26 answers it with a 500, the kind
- *   of answer the reference README says not to copy);
+ *   of answer spec/reference/kube-apiserver-1.26/README.md says not to imitate);
  * - `propagationPolicy` other than Foreground, Background or Orphan, or set together with
  *   `orphanDependents`, is 422 Invalid of kind DeleteOptions (apimachinery's ValidateDeleteOptions).
  * `gracePeriodSeconds` and `propagationPolicy` are accepted and have no further effect here: there

@@ -30,11 +30,11 @@ function served(list: APIResourceList | undefined): APIResourceList {
   return list;
 }
 
-describe.skipIf(transcripts === undefined)("discovery matches kube-apiserver 1.26 (kubernetes dialect)", () => {
-  const reference = (id: string): unknown => transcriptJson(transcriptById(transcripts!, id));
+describe("discovery matches kube-apiserver 1.26 (kubernetes dialect)", () => {
+  const reference = (id: string): unknown => transcriptJson(transcriptById(transcripts, id));
 
   it("GET /api is the transcript, given the address the client reached", () => {
-    const text = transcriptById(transcripts!, "discovery-api").response.body.text!;
+    const text = transcriptById(transcripts, "discovery-api").response.body.text!;
     expect(serialized(apiVersions("127.0.0.1:16443"))).toBe(text.trim());
   });
 
@@ -46,9 +46,9 @@ describe.skipIf(transcripts === undefined)("discovery matches kube-apiserver 1.2
   });
 
   it("answers aggregated-discovery requests with the same legacy document (transcript discovery-aggregated-apis)", () => {
-    const aggregated = transcriptById(transcripts!, "discovery-aggregated-apis");
+    const aggregated = transcriptById(transcripts, "discovery-aggregated-apis");
     expect(aggregated.request.headers["accept"]).toContain("as=APIGroupDiscoveryList");
-    expect(aggregated.response.body.text).toBe(transcriptById(transcripts!, "discovery-apis").response.body.text);
+    expect(aggregated.response.body.text).toBe(transcriptById(transcripts, "discovery-apis").response.body.text);
   });
 
   it.each([
@@ -88,7 +88,7 @@ describe.skipIf(transcripts === undefined)("discovery matches kube-apiserver 1.2
   });
 
   it("answers an unknown group with the plain-text 404 of transcript unknown-group", () => {
-    const unknown = transcriptById(transcripts!, "unknown-group");
+    const unknown = transcriptById(transcripts, "unknown-group");
     expect(unknown.response.status).toBe(PAGE_NOT_FOUND.status);
     expect(unknown.response.headers["content-type"]).toBe(PAGE_NOT_FOUND.contentType);
     expect(unknown.response.body.text).toBe(PAGE_NOT_FOUND.body);

@@ -145,10 +145,8 @@ describe("Table", () => {
     expect(namespaces.rows.map((row: any) => row.cells.slice(0, 2))).toContainEqual(["ref-main", "Active"]);
     expect(namespaces.rows.every((row: any) => row.object === null)).toBe(true);
 
-    if (transcripts !== undefined) {
-      for (const [id, ours] of [["table-configmaps", table], ["table-namespaces-none", namespaces]] as const) {
-        expect(ours.columnDefinitions, id).toEqual((transcriptJson(transcriptById(transcripts, id)) as any).columnDefinitions);
-      }
+    for (const [id, ours] of [["table-configmaps", table], ["table-namespaces-none", namespaces]] as const) {
+      expect(ours.columnDefinitions, id).toEqual((transcriptJson(transcriptById(transcripts, id)) as any).columnDefinitions);
     }
   });
 
@@ -164,9 +162,7 @@ describe("Table", () => {
     expect(object.rows[0].object).toMatchObject({ kind: "ConfigMap", apiVersion: "v1", data: { key: "cm-1" } });
     const v1beta1 = JSON.parse((await raw(s, "GET", CM, { accept: "application/json;as=Table;v=v1beta1;g=meta.k8s.io" })).text);
     expect(v1beta1.apiVersion).toBe("meta.k8s.io/v1beta1");
-    if (transcripts !== undefined) {
-      expect(one.columnDefinitions).toEqual((transcriptJson(transcriptById(transcripts, "table-configmap-one")) as any).columnDefinitions);
-    }
+    expect(one.columnDefinitions).toEqual((transcriptJson(transcriptById(transcripts, "table-configmap-one")) as any).columnDefinitions);
   });
 
   it("answers a Table in YAML, and the create answer as a Table", async () => {
@@ -199,7 +195,7 @@ describe("Table", () => {
       reason: "NotAcceptable",
       message: "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf",
     });
-    if (transcripts !== undefined) expect(answer.text).toBe(transcriptById(transcripts, "table-sar-only").response.body.text);
+    expect(answer.text).toBe(transcriptById(transcripts, "table-sar-only").response.body.text);
     // With JSON among the choices, the review is answered.
     const allowed = await s.call("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", {
       apiVersion: "authorization.k8s.io/v1",
@@ -221,7 +217,7 @@ describe("406 and 415", () => {
     const s = await seeded();
     const list = await raw(s, "GET", CM, { accept: "application/xml" });
     expect([list.status, list.contentType]).toEqual([406, "application/json"]);
-    if (transcripts !== undefined) expect(list.text).toBe(transcriptById(transcripts, "accept-xml").response.body.text);
+    expect(list.text).toBe(transcriptById(transcripts, "accept-xml").response.body.text);
     const create = await raw(s, "POST", CM, { accept: "application/xml", "content-type": "application/json" }, JSON.stringify({ metadata: { name: "x" } }));
     expect(create.status).toBe(406);
     expect(JSON.parse(create.text).message).toBe("406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, application/vnd.kubernetes.protobuf");
@@ -242,7 +238,7 @@ describe("406 and 415", () => {
     const s = await seeded();
     const answer = await raw(s, "POST", CM, { "content-type": "text/plain" }, "hello");
     expect([answer.status, answer.contentType]).toEqual([415, "application/json"]);
-    if (transcripts !== undefined) expect(answer.text).toBe(transcriptById(transcripts, "content-type-text").response.body.text);
+    expect(answer.text).toBe(transcriptById(transcripts, "content-type-text").response.body.text);
     const put = await raw(s, "PUT", `${CM}/cm-1`, { "content-type": "text/plain" }, "hello");
     expect(put.status).toBe(415);
   });
@@ -269,11 +265,9 @@ describe("Protobuf", () => {
     expect(decoded.object["items"]).toEqual(json.items);
     expect((decoded.object["metadata"] as any).remainingItemCount).toBe(1);
     expect(typeof (decoded.object["metadata"] as any).continue).toBe("string");
-    if (transcripts !== undefined) {
-      const reference = decodeObject(new Uint8Array(Buffer.from(transcriptById(transcripts, "protobuf-list-configmaps").response.body.base64!, "base64")));
-      expect([reference.apiVersion, reference.kind]).toEqual([decoded.apiVersion, decoded.kind]);
-      expect(Object.keys(reference.object)).toEqual(Object.keys(decoded.object));
-    }
+    const reference = decodeObject(new Uint8Array(Buffer.from(transcriptById(transcripts, "protobuf-list-configmaps").response.body.base64!, "base64")));
+    expect([reference.apiVersion, reference.kind]).toEqual([decoded.apiVersion, decoded.kind]);
+    expect(Object.keys(reference.object)).toEqual(Object.keys(decoded.object));
   });
 
   it("creates a ConfigMap from a Protobuf body; the JSON get equals it", async () => {
@@ -320,9 +314,7 @@ describe("Protobuf", () => {
     const answer = await raw(s, "GET", `${CM}/nope`, { accept: PROTOBUF });
     expect([answer.status, answer.contentType]).toEqual([404, PROTOBUF]);
     expect(decodeObject(answer.bytes).object).toMatchObject({ kind: "Status", reason: "NotFound", code: 404 });
-    if (transcripts !== undefined) {
-      expect(Buffer.from(answer.bytes).toString("base64")).toBe(transcriptById(transcripts, "protobuf-get-missing").response.body.base64);
-    }
+    expect(Buffer.from(answer.bytes).toString("base64")).toBe(transcriptById(transcripts, "protobuf-get-missing").response.body.base64);
     // An error before any handler (an unknown resource in a served group) too.
     const unknown = await raw(s, "GET", "/api/v1/bogus", { accept: PROTOBUF });
     expect([unknown.status, unknown.contentType]).toEqual([404, PROTOBUF]);
@@ -371,11 +363,9 @@ describe("watch", () => {
     expect(modified).toMatchObject({ type: "MODIFIED", object: { kind: "Table", columnDefinitions: null, rows: [{ cells: ["cm-0", 2, "0s"] }] } });
     expect(modified.object.metadata.resourceVersion).toBe(modified.object.rows[0].object.metadata.resourceVersion);
     await reader.cancel();
-    if (transcripts !== undefined) {
-      const reference = JSON.parse(transcriptById(transcripts, "watch-as-table").response.body.text!.split("\n")[0]!);
-      expect(first.object.columnDefinitions).toEqual(reference.object.columnDefinitions);
-      expect(Object.keys(first.object)).toEqual(Object.keys(reference.object));
-    }
+    const reference = JSON.parse(transcriptById(transcripts, "watch-as-table").response.body.text!.split("\n")[0]!);
+    expect(first.object.columnDefinitions).toEqual(reference.object.columnDefinitions);
+    expect(Object.keys(first.object)).toEqual(Object.keys(reference.object));
   });
 
   it("streams length-prefixed Protobuf frames with ;stream=watch, bookmarks included (transcript watch-protobuf)", async () => {
@@ -384,7 +374,7 @@ describe("watch", () => {
     const created = await s.call("POST", CM, { metadata: { name: "w-1" }, data: { key: "w-1" } });
     const { response, reader } = await openWatch(s, `${CM}?watch=1&allowWatchBookmarks=true&resourceVersion=${created.json.metadata.resourceVersion}`, `${PROTOBUF};stream=watch`);
     expect(response.headers.get("content-type")).toBe(`${PROTOBUF};stream=watch`);
-    if (transcripts !== undefined) expect(response.headers.get("content-type")).toBe(transcriptById(transcripts, "watch-protobuf").response.headers["content-type"]);
+    expect(response.headers.get("content-type")).toBe(transcriptById(transcripts, "watch-protobuf").response.headers["content-type"]);
     await s.call("PUT", `${CM}/w-1`, { metadata: { name: "w-1" }, data: { key: "changed" } });
     const [modified] = await protobufEvents(reader, 1);
     expect(modified).toMatchObject({ type: "MODIFIED", apiVersion: "v1", kind: "ConfigMap", object: { data: { key: "changed" } } });

@@ -31,8 +31,8 @@ describe("GET /version", () => {
     for (const other of rest) expect(other).toEqual(first);
   });
 
-  it.skipIf(transcripts === undefined)("has the transcript's fields, in its order, and its release numbers", () => {
-    const reference = transcriptJson(transcriptById(transcripts!, "version")) as Record<string, string>;
+  it("has the transcript's fields, in its order, and its release numbers", () => {
+    const reference = transcriptJson(transcriptById(transcripts, "version")) as Record<string, string>;
     const ours = serverVersion(kubernetes, build);
     expect(Object.keys(ours)).toEqual(Object.keys(reference));
     expect(Object.values(ours).every((value) => typeof value === "string")).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * What a control-plane simulation records for its checkers (DESIGN.md, "Invariants and
+ * What a control-plane simulation records for its checkers (docs/ARCHITECTURE.md, "Invariants and
  * checkers"): faults as injected, leadership as the candidates saw it, and every write that
  * matters as the server applied it — all in TRUE (simulation) time, ms since the Unix epoch. The
  * same events go to the run's trace; checkers are pure functions of this record.

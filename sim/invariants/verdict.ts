@@ -1,5 +1,5 @@
 /**
- * A checker's answer (DESIGN.md, "Invariants and checkers"): held or violated, how many
+ * A checker's answer (docs/ARCHITECTURE.md, "Invariants and checkers"): held or violated, how many
  * obligations were checked, and for a violation its witness: the smallest set of recorded events
  * that shows it, with a sentence saying what they show.
  */

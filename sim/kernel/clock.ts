@@ -1,5 +1,5 @@
 /**
- * The one source of time for everything in sim/ (see DESIGN.md, "Determinism contract").
+ * The one source of time for everything in sim/ (see docs/ARCHITECTURE.md, "Determinism contract").
  *
  * Two implementations exist: the virtual clock of a `Simulation` (time moves only when the
  * event queue advances it) and the real-time adapter used by `serve` and the HTTP transport.

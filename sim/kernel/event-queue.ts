@@ -1,7 +1,7 @@
 /**
  * The simulation's agenda: events totally ordered by (timeMs, sequence), where sequence is the
  * queue's insertion counter, so events due at the same time run in the order they were scheduled
- * (DESIGN.md, "Determinism contract"). A binary min-heap: push and pop are O(log n).
+ * (docs/ARCHITECTURE.md, "Determinism contract"). A binary min-heap: push and pop are O(log n).
  *
  * Cancellation is lazy: a cancelled event stays in the heap, marked, and is discarded when it
  * reaches the top. Lease renewals and request deadlines cancel most of their timers, so when

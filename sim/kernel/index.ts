@@ -1,5 +1,5 @@
 /**
- * The simulation kernel: the only source of time and randomness inside sim/ (DESIGN.md,
+ * The simulation kernel: the only source of time and randomness inside sim/ (docs/ARCHITECTURE.md,
  * "Determinism contract"). Import from here rather than from the individual files.
  */
 export type { Clock, TimerHandle } from "./clock.ts";

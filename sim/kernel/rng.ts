@@ -1,5 +1,5 @@
 /**
- * The run's seeded random numbers (see DESIGN.md, "Determinism contract"): every random choice
+ * The run's seeded random numbers (see docs/ARCHITECTURE.md, "Determinism contract"): every random choice
  * inside sim/ is drawn from an `Rng`, never from `Math.random` or node:crypto.
  *
  * Generator: seedrandom's Alea (Baagøe), not its default ARC4. Alea is several times faster per

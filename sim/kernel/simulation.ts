@@ -1,6 +1,6 @@
 /**
  * A discrete-event simulation in virtual time: the `Clock` that simulations hand to the model and
- * the actors, plus the run's root `Rng` and its `Trace` (DESIGN.md, "Determinism contract").
+ * the actors, plus the run's root `Rng` and its `Trace` (docs/ARCHITECTURE.md, "Determinism contract").
  *
  * Time moves only when `run` takes the next event off the queue. Between two events, `run` lets
  * every ready promise continuation execute, so async actors written as ordinary

@@ -1,6 +1,6 @@
 /**
  * The record of what happened in a run, as canonical text lines whose sha256 identifies the run:
- * same seed and configuration ⇒ same hash, byte for byte (DESIGN.md, "Determinism contract").
+ * same seed and configuration ⇒ same hash, byte for byte (docs/ARCHITECTURE.md, "Determinism contract").
  *
  * A line is `${timeMs} ${actor} ${event} ${canonicalJson(details)}`. The hash is over all lines
  * joined by "\n" (no trailing newline) and is kept incrementally, so a long run need not keep its

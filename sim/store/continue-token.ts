@@ -1,8 +1,9 @@
 /**
  * Continue tokens of paged lists (doc 1 §4.6.3, §4.7 "Continue Token, Exact"): opaque to clients,
  * carrying the snapshot revision and the key to resume from. Unlike Kubernetes' plain base64 JSON
- * (see the reference README), ours are tamper-evident: the payload is signed with an HMAC under a
- * key drawn from the run's Rng, and any altered or forged token is rejected, never honoured.
+ * (spec/reference/kube-apiserver-1.26/README.md), ours are tamper-evident: the payload is signed
+ * with an HMAC under a key drawn from the run's Rng, and any altered or forged token is rejected,
+ * never honoured.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { InvalidContinueTokenError } from "./errors.ts";

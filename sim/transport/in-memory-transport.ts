@@ -1,7 +1,7 @@
 /**
  * The in-memory transport: the web-standard `(Request) => Promise<Response>` of a client,
  * carried to an API handler (the embedded server's `handle`) through the simulated network, in
- * virtual time (DESIGN.md, "Transports"). Latency, partitions and dropped responses come from the
+ * virtual time (docs/ARCHITECTURE.md, "Transports"). Latency, partitions and dropped responses come from the
  * `Network`; pauses and crashes of the calling process from its `ProcessClock`.
  */
 import type { Network } from "../faults/network.ts";

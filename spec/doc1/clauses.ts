@@ -6,7 +6,7 @@
  * and the slug names the statement. Table cells of §4.7 are `doc1/4.7/<table>/...`; a list cell's
  * id is its row's id plus the resourceVersion column (`.../rv-unset`, `.../rv-0`, `.../rv-other`).
  * Where doc 1 says "not shown", or leaves a case out, the clause has `origin: "gap"` and records
- * what Kubernetes 1.26 answers (the reference transcripts in shared/reference/kube-apiserver-1.26).
+ * what Kubernetes 1.26 answers (the reference transcripts in spec/reference/kube-apiserver-1.26).
  * Ids never change once published; retire an id rather than reuse it for another statement.
  */
 

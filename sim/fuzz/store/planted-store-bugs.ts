@@ -1,6 +1,6 @@
 /**
  * Store variants with one planted bug each, built around the real store: the proof that each
- * store property has teeth (planted-store-bugs.test.ts), and the canary DESIGN.md asks for, so a
+ * store property has teeth (planted-store-bugs.test.ts), and the canary of docs/ARCHITECTURE.md, so a
  * fuzzer that silently stopped checking is noticed.
  */
 import type { StoreInvariantId } from "../../../spec/invariants.ts";
