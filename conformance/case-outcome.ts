@@ -5,3 +5,6 @@ export class CaseFailure extends Error {}
 
 /** The case cannot run against this target; the reason is reported. */
 export class CaseSkipped extends Error {}
+
+/** The run was interrupted (Ctrl-C) while the case ran: it is reported skipped, never passed. */
+export class CaseInterrupted extends Error {}

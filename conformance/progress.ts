@@ -41,6 +41,17 @@ export class ProgressReporter {
     this.redraw();
   }
 
+  /** A case started waiting for the server: say which, for what, and until when at most. */
+  waiting(testCase: ConformanceCase, what: string, withinMs: number): void {
+    const line = `${testCase.id} waits for ${what}, at most ${formatSeconds(withinMs)}`;
+    if (!this.sink.isTTY) {
+      this.sink.write(`WAIT  ${line}\n`);
+      return;
+    }
+    this.current = line;
+    this.redraw();
+  }
+
   /** Clears the progress line before the summary. */
   done(): void {
     if (this.sink.isTTY) this.sink.write("\r\x1b[2K");
@@ -49,4 +60,8 @@ export class ProgressReporter {
   private redraw(): void {
     this.sink.write(`\r\x1b[2K[${this.finished}/${this.total}] ${this.current}  ${this.failed} failed so far`);
   }
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 120_000 ? `${(ms / 60_000).toFixed(1)} min` : `${Math.round(ms / 1000)} s`;
 }

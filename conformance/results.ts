@@ -50,7 +50,8 @@ export interface RunResults {
   readonly target: {
     /** The URL the cases ran against ("embedded" targets are served on loopback too). */
     readonly url: string;
-    readonly kind: "embedded" | "server" | "kubeconfig";
+    /** kube-assets: a control plane the harness started from binaries (--kube-assets). */
+    readonly kind: "embedded" | "server" | "kubeconfig" | "kube-assets";
     /** "orb" or "kubernetes". */
     readonly dialect: string;
     /** The server's /version gitVersion, or "" when it did not say. */

@@ -9,7 +9,9 @@ import type { ConformanceCase } from "./case-definition.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
 import { RESULTS_SCHEMA_VERSION, type RunResults } from "./results.ts";
 import { ConformanceRun, selectCases, type RunnerOptions } from "./runner.ts";
+import { retentionOfCompactionInterval } from "./retention.ts";
 import { startEmbeddedTarget } from "./targets/embedded-target.ts";
+import { startKubeAssetsTarget, type KubeAssetsTargetOptions } from "./targets/kube-assets-target.ts";
 import { connectRemoteTarget, type RemoteTargetOptions } from "./targets/remote-target.ts";
 import type { Target } from "./targets/target.ts";
 
@@ -18,14 +20,17 @@ export const HARNESS_VERSION: string = (JSON.parse(readFileSync(new URL("../pack
 
 /**
  * What to run against. An embedded target may carry planted defects (sim/apiserver/defects.ts):
- * only conformance/defects.test.ts asks for any; the conformance command never does.
+ * only conformance/defects.test.ts asks for any; the conformance command never does. A remote
+ * server's compaction interval, when the user knows it (`--server-compaction-interval`), spares
+ * the suite measuring its retention.
  */
 export type TargetChoice =
   | { readonly kind: "embedded"; readonly dialect: "orb" | "kubernetes"; readonly defects?: ReadonlySet<DefectName> }
-  | ({ readonly kind: "remote" } & RemoteTargetOptions);
+  | ({ readonly kind: "remote"; readonly compactionIntervalMs?: number } & RemoteTargetOptions)
+  | ({ readonly kind: "kube-assets" } & KubeAssetsTargetOptions);
 
 /** A run's settings. */
-export interface ConformanceOptions extends Omit<RunnerOptions, "onCaseStart" | "onCaseEnd"> {
+export interface ConformanceOptions extends Omit<RunnerOptions, "onCaseStart" | "onCaseEnd" | "onCaseWaiting"> {
   readonly target: TargetChoice;
   readonly cases: readonly ConformanceCase[];
   /** The command line that reproduces the run, without credentials. */
@@ -35,9 +40,13 @@ export interface ConformanceOptions extends Omit<RunnerOptions, "onCaseStart" | 
   readonly onRunStarted?: (run: ConformanceRun) => void;
 }
 
-/** Reaches the target; throws TargetError when it cannot be used. */
+/** Reaches the target; throws TargetError (or ControlPlaneError) when it cannot be used. */
 export async function openTarget(choice: TargetChoice): Promise<Target> {
-  if (choice.kind === "remote") return connectRemoteTarget(choice);
+  if (choice.kind === "kube-assets") return startKubeAssetsTarget(choice);
+  if (choice.kind === "remote") {
+    const target = await connectRemoteTarget(choice);
+    return choice.compactionIntervalMs === undefined ? target : { ...target, retention: retentionOfCompactionInterval(choice.compactionIntervalMs, "flag") };
+  }
   return startEmbeddedTarget(dialectByName(choice.dialect), choice.defects === undefined ? {} : { defects: choice.defects });
 }
 
@@ -47,7 +56,12 @@ export async function runConformance(options: ConformanceOptions): Promise<RunRe
   const startedAt = new Date().toISOString();
   const cases = selectCases(options.cases, options);
   const progress = new ProgressReporter(options.progress, cases.length);
-  const run = new ConformanceRun(target, { ...options, onCaseStart: (c) => progress.started(c), onCaseEnd: (r) => progress.ended(r) });
+  const run = new ConformanceRun(target, {
+    ...options,
+    onCaseStart: (c) => progress.started(c),
+    onCaseEnd: (r) => progress.ended(r),
+    onCaseWaiting: (c, what, withinMs) => progress.waiting(c, what, withinMs),
+  });
   options.onRunStarted?.(run);
   try {
     const results = await run.run(cases);

@@ -73,7 +73,7 @@ describe("validateResults", () => {
     ["a non-string clause", (json: Record<string, any>) => (json["cases"][0]["clauses"] = ["doc1/1/http-methods", 7]), "cases[0].clauses[1]: expected a string, got number 7"],
     ["a header that is not a string", (json: Record<string, any>) => (json["cases"][1]["transcript"][0]["responseHeaders"]["retry-after"] = 5), `cases[1].transcript[0].responseHeaders["retry-after"]: expected a string header value, got number 5`],
     ["a negative duration", (json: Record<string, any>) => (json["cases"][0]["durationMs"] = -1), "cases[0].durationMs: expected a duration in ms (a number ≥ 0), got number -1"],
-    ["a bad target kind", (json: Record<string, any>) => (json["target"]["kind"] = "cluster"), `target.kind: expected one of embedded, server, kubeconfig, got string "cluster"`],
+    ["a bad target kind", (json: Record<string, any>) => (json["target"]["kind"] = "cluster"), `target.kind: expected one of embedded, server, kubeconfig, kube-assets, got string "cluster"`],
     ["cases that are not an array", (json: Record<string, any>) => (json["cases"] = {}), "cases: expected an array, got object {}"],
     ["a duplicate case id", (json: Record<string, any>) => (json["cases"][3]["id"] = json["cases"][0]["id"]), `cases[3].id: duplicate case id "paging/continue-empty" (first at cases[0])`],
   ])("names the field of %s", (_name, breakIt, expected) => {

@@ -73,7 +73,7 @@ export function validateResults(value: unknown, source = "results"): RunResults 
   check.string(value, "harnessVersion", "");
   const target = check.object(value, "target", "");
   check.string(target, "url", "target");
-  check.oneOf(target, "kind", "target", ["embedded", "server", "kubeconfig"]);
+  check.oneOf(target, "kind", "target", ["embedded", "server", "kubeconfig", "kube-assets"]);
   check.string(target, "dialect", "target");
   check.string(target, "serverVersion", "target");
   check.string(value, "startedAt", "");

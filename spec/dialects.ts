@@ -1,7 +1,7 @@
 /**
  * Dialects: the names the documents use (`orb`) and the names real clusters use (`kubernetes`),
  * key by key, plus the recorded deviations where real Kubernetes answers differently from doc 1,
- * so a report can say "per doc 1 §x vs per Kubernetes" (DESIGN.md, "Dialects").
+ * so a report can say "per doc 1 §x vs per Kubernetes" (docs/ARCHITECTURE.md, "Dialects").
  */
 import type { ClauseId } from "./doc1/clauses.ts";
 
@@ -268,6 +268,22 @@ export const deviations: readonly Deviation[] = [
     transcript: "list-rv-future-exact",
     answers: { orb: "504 Timeout with Retry-After", kubernetes: "504 Timeout with Retry-After" },
     suiteAccepts: "504 to a future version without a match mode or with NotOlderThan (no case sends Exact with a future version)",
+  },
+  {
+    id: "future-version-no-wait",
+    kind: "deviation",
+    clause: "doc1/7/retry-after",
+    perDoc: "per doc 1 §7, a read at a version the server has not reached waits a reasonable time for it (504 if it does not appear), or answers at once with Retry-After",
+    perKubernetes:
+      "per Kubernetes with the watch cache off (--watch-cache=false, a supported configuration), such a read answers 504 Timeout at once, without Retry-After: only the watch cache waits (about 3 s) and sends Retry-After: 1",
+    transcript: "expiry-get-rv-future-next",
+    answers: { orb: "waits about 3 s, then 504 with Retry-After", kubernetes: "waits about 3 s, then 504 with Retry-After" },
+    suiteAccepts: "a wait, or a 504 with Retry-After, from orb; from kubernetes also an immediate 504 without Retry-After (cache dependent)",
+    // Doc 1 §7 lets a server skip the wait only by sending Retry-After: strict for orb. kube-apiserver
+    // 1.26.4 with --watch-cache=false reads etcd at once and answers "Too large resource version"
+    // with no Retry-After (recorded 2026-11-25 from the fast-expiry control plane; transcript
+    // expiry-get-rv-future-next): every form for kubernetes.
+    suiteHolds: { orb: "recorded", kubernetes: "every-form" },
   },
   {
     id: "health-last-line",

@@ -10,6 +10,7 @@ import type { ApiResponse } from "../client/conformance-client.ts";
 import type { Dialect } from "../../spec/dialects.ts";
 import { checkAnswerForm } from "./dialect-answers.ts";
 import { configMap, configMaps, itemNames, q } from "./fixtures.ts";
+import { awaitDefaultServiceAccount } from "./service-account-wait.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
@@ -125,19 +126,10 @@ export function podBody(name: string): Record<string, unknown> {
   };
 }
 
-/**
- * Creates Pod `name` in the case's namespace. A real cluster refuses Pods (403) until its
- * controller has created the namespace's default ServiceAccount, a few seconds after the
- * namespace: that answer is retried for up to 15 s.
- */
+/** Creates Pod `name` in the case's namespace, once the namespace has its default ServiceAccount. */
 export async function createPod(context: CaseContext, name: string): Promise<any> {
-  const path = `/api/v1/namespaces/${context.namespace}/pods`;
-  for (let attempt = 0; ; attempt++) {
-    const response = await context.client.post(path, podBody(name));
-    const waitingForServiceAccount = response.status === 403 && /service ?account/i.test(brief(response));
-    if (!waitingForServiceAccount || attempt >= 30) return checkCreated(response, `creating Pod ${name}`);
-    await context.advance(500);
-  }
+  await awaitDefaultServiceAccount(context);
+  return checkCreated(await context.client.post(`/api/v1/namespaces/${context.namespace}/pods`, podBody(name)), `creating Pod ${name}`);
 }
 
 /** A Node body (cluster-scoped). */

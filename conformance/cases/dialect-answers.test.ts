@@ -1,7 +1,7 @@
 /**
  * The rule of dialect-answers.ts: which forms a target of each dialect may answer with where doc 1
  * and Kubernetes part ways (issue #5). Checked on the rule itself, and on what a real
- * kube-apiserver 1.26 answered (../shared/reference): the kubernetes dialect must accept every
+ * kube-apiserver 1.26 answered (spec/reference/kube-apiserver-1.26): the kubernetes dialect must accept every
  * recorded answer, and the orb dialect must refuse the ones that break doc 1.
  */
 import { describe, expect, it } from "vitest";
@@ -17,14 +17,14 @@ const kubernetes = dialectByName("kubernetes");
 /** Strict for both dialects: one recorded answer each, and real servers agree. */
 const STRICT: DeviationId[] = ["bare-dry-run", "put-missing", "delete-response"];
 /** Strict for orb (doc 1 is plain), every form for kubernetes (releases or the watch cache vary). */
-const STRICT_FOR_ORB: DeviationId[] = ["watch-expired", "bookmark-object", "rv0-limit-ignored"];
+const STRICT_FOR_ORB: DeviationId[] = ["watch-expired", "bookmark-object", "rv0-limit-ignored", "future-version-no-wait"];
 /** Doc 1 reads two ways: every form for everyone. */
 const TOLERANT: DeviationId[] = ["continue-when-complete"];
 
 describe("dialect answers", () => {
-  it("cover exactly the recorded behaviour switches plus rv0-limit-ignored, each a recorded deviation", () => {
+  it("cover exactly the recorded behaviour switches plus the two cache-dependent ones, each a recorded deviation", () => {
     expect([...deviationIds].sort()).toEqual([...STRICT, ...STRICT_FOR_ORB, ...TOLERANT].sort());
-    expect([...deviationIds].sort()).toEqual([...Object.keys(orb.answers), "rv0-limit-ignored"].sort());
+    expect([...deviationIds].sort()).toEqual([...Object.keys(orb.answers), "rv0-limit-ignored", "future-version-no-wait"].sort());
     for (const id of deviationIds) expect(deviations.map((d) => d.id)).toContain(id);
   });
 
@@ -35,6 +35,8 @@ describe("dialect answers", () => {
     }
     for (const id of STRICT_FOR_ORB) expect(acceptedForms(orb, id), id).toHaveLength(1);
     expect(acceptedForms(orb, "rv0-limit-ignored")).toEqual(["at-most-limit"]);
+    expect(acceptedForms(orb, "future-version-no-wait")).toEqual(["waits"]);
+    expect(acceptedForms(kubernetes, "future-version-no-wait")).toEqual(["waits", "answers-at-once"]);
     expect(acceptedForms(orb, "watch-expired")).toEqual(["status"]);
     expect(acceptedForms(orb, "bookmark-object")).toEqual(["resource-version-only"]);
   });
@@ -68,8 +70,8 @@ describe("dialect answers", () => {
 
 const transcripts = loadReferenceTranscripts();
 
-describe.skipIf(transcripts === undefined)("dialect answers on the kube-apiserver 1.26 transcripts (skipped when ../shared/reference is absent)", () => {
-  const get = (id: string) => transcriptById(transcripts!, id);
+describe("dialect answers on the kube-apiserver 1.26 transcripts", () => {
+  const get = (id: string) => transcriptById(transcripts, id);
   const json = (id: string): any => transcriptJson(get(id));
   const jsonLines = (id: string): any[] => (get(id).response.body.text ?? "").split("\n").filter((l) => l.trim() !== "").flatMap((l) => {
     try {
@@ -86,13 +88,14 @@ describe.skipIf(transcripts === undefined)("dialect answers on the kube-apiserve
       ["delete-response", json("delete-plain").kind === "Status" ? "status-when-removed" : "object"],
       ["watch-expired", get("expiry-watch-old").response.status === 200 && jsonLines("expiry-watch-old")[0]?.type === "ERROR" ? "error-event" : "status"],
       ["rv0-limit-ignored", json("list-rv0-limit").items.length > 2 ? "every-item" : "at-most-limit"],
+      ["future-version-no-wait", get("expiry-get-rv-future-next").response.status === 504 && get("expiry-get-rv-future-next").response.headers["retry-after"] === undefined ? "answers-at-once" : "waits"],
       ["continue-when-complete", json("list-unpaged").metadata.continue === undefined ? "omitted" : "empty"],
       [
         "bookmark-object",
         Object.keys(jsonLines("watch-from-rv").find((e) => e.type === "BOOKMARK").object.metadata).length > 1 ? "null-creation-timestamp" : "resource-version-only",
       ],
     ];
-    expect(recorded.map(([, form]) => form)).toEqual(["invalid", "not-found", "status-when-removed", "error-event", "every-item", "omitted", "null-creation-timestamp"]);
+    expect(recorded.map(([, form]) => form)).toEqual(["invalid", "not-found", "status-when-removed", "error-event", "every-item", "answers-at-once", "omitted", "null-creation-timestamp"]);
     for (const [id, form] of recorded) {
       expect(() => checkAnswerForm(kubernetes, id, form as never, id), id).not.toThrow();
       if (id !== "continue-when-complete") expect(() => checkAnswerForm(orb, id, form as never, id), id).toThrow(CaseFailure);

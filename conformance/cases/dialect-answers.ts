@@ -14,11 +14,26 @@ import { dialectByName, dialects, deviations, type Dialect, type DialectName, ty
 
 /**
  * The forms of an answer the suite tells apart, per deviation: the behaviour switches of
- * `Dialect.answers`, plus rv0-limit-ignored, where the embedded server gives doc 1's answer in
- * both dialects but a real Kubernetes server may serve every item from its watch cache.
+ * `Dialect.answers`, plus two where the embedded server gives doc 1's answer in both dialects but a
+ * real Kubernetes server varies with its watch cache: rv0-limit-ignored (with the cache on, every
+ * item is served) and future-version-no-wait (with the cache off, a 504 comes at once, without
+ * Retry-After).
  */
-export type AnswerForms = Dialect["answers"] & { readonly "rv0-limit-ignored": "at-most-limit" | "every-item" };
+export type AnswerForms = Dialect["answers"] & {
+  readonly "rv0-limit-ignored": "at-most-limit" | "every-item";
+  readonly "future-version-no-wait": "waits" | "answers-at-once";
+};
 export type DeviationId = keyof AnswerForms;
+
+/** The forms of the deviations no dialect switches on: doc 1's (what both embedded dialects answer) first. */
+const CACHE_DEPENDENT_FORMS: { readonly [K in Exclude<DeviationId, keyof Dialect["answers"]>]: ReadonlyArray<AnswerForms[K]> } = {
+  "rv0-limit-ignored": ["at-most-limit", "every-item"],
+  "future-version-no-wait": ["waits", "answers-at-once"],
+};
+
+function isCacheDependent(id: DeviationId): id is keyof typeof CACHE_DEPENDENT_FORMS {
+  return Object.hasOwn(CACHE_DEPENDENT_FORMS, id);
+}
 
 /** How strictly a target of `dialect` is held on `id`: spec/dialects.ts, the deviation's `suiteHolds`. */
 function tolerance(dialect: DialectName, id: DeviationId): SuiteTolerance {
@@ -30,15 +45,15 @@ function tolerance(dialect: DialectName, id: DeviationId): SuiteTolerance {
 /** Every deviation with a form per dialect (those spec/dialects.ts gives a `suiteHolds`). */
 export const deviationIds = deviations.filter((deviation) => deviation.suiteHolds !== undefined).map((deviation) => deviation.id as DeviationId);
 
-/** The form a dialect records for `id` (rv0-limit-ignored: both embedded dialects honour limit). */
+/** The form a dialect records for `id` (the cache-dependent ones: doc 1's, which both embedded dialects give). */
 function recordedForm<K extends DeviationId>(name: DialectName, id: K): AnswerForms[K] {
-  if (id === "rv0-limit-ignored") return "at-most-limit" as AnswerForms[K];
+  if (isCacheDependent(id)) return CACHE_DEPENDENT_FORMS[id][0] as AnswerForms[K];
   return dialectByName(name).answers[id as keyof Dialect["answers"]] as AnswerForms[K];
 }
 
 /** Every form of `id` a correct server of some dialect may give. */
 function everyForm<K extends DeviationId>(id: K): Array<AnswerForms[K]> {
-  if (id === "rv0-limit-ignored") return ["at-most-limit", "every-item"] as Array<AnswerForms[K]>;
+  if (isCacheDependent(id)) return [...CACHE_DEPENDENT_FORMS[id]] as Array<AnswerForms[K]>;
   return [...new Set(dialects.map((d) => recordedForm(d.name, id)))];
 }
 

@@ -10,6 +10,7 @@ import type { ApiResponse } from "../client/conformance-client.ts";
 import { checkAnswerForm } from "./dialect-answers.ts";
 import { configMaps, q } from "./fixtures.ts";
 import { checkChanges, collectEvents, createObject, drainEvents, listOurs, openWatch, quietMs, scope } from "./watch.ts";
+import { awaitDefaultServiceAccount } from "./service-account-wait.ts";
 
 /**
  * Deviation create-status: a create answers 201 (Kubernetes) or 200 (doc 1 §4.1 shows it once).
@@ -53,12 +54,8 @@ function checkInvalid(response: ApiResponse, what: string): void {
  * ServiceAccount (its admission plugin refuses pods until then; the embedded server has none).
  */
 async function postPod(context: CaseContext, path: string, pod: unknown): Promise<ApiResponse> {
-  let response = await context.client.post(path, pod);
-  for (let attempt = 0; attempt < 20 && response.status === 403 && /service ?account/i.test(message(response)); attempt++) {
-    await sleep(500);
-    response = await context.client.post(path, pod);
-  }
-  return response;
+  await awaitDefaultServiceAccount(context);
+  return context.client.post(path, pod);
 }
 
 function nodePorts(service: any): number[] {

@@ -8,7 +8,8 @@ import { defineCases } from "../case-definition.ts";
 import { check, checkEqual } from "../check.ts";
 import type { ApiResponse } from "../client/conformance-client.ts";
 import { configMaps, q } from "./fixtures.ts";
-import { certainlyGoneAfterMs, createObject, historyWindow, isGoneStatus, scope, updateObject, type Scope } from "./watch.ts";
+import { describeRetention } from "../retention.ts";
+import { createObject, isGoneStatus, scope, updateObject, wellInsideRetentionMs, type Scope } from "./watch.ts";
 
 const LIMIT = 2;
 
@@ -65,13 +66,22 @@ export const pagingExpiryCases = defineCases("paging", [
     tags: ["mutating", "virtual-time"],
     async run(context) {
       const { objects, page, token, latest } = await firstPageThenWrites(context, "exp");
-      await context.advance(certainlyGoneAfterMs(context));
       await updateObject(context, objects.name("4"), { v: "later" });
       latest.set(objects.name("4"), "later");
-      const expired = await context.client.get(`${configMaps(context)}?limit=${LIMIT}&continue=${q(token)}`);
+      const retention = await context.retention();
+      const outcome = await context.pollUntil({
+        what: `the continue token to expire (410; ${describeRetention(retention)})`,
+        withinMs: retention.certainlyGoneMs,
+        probe: async () => {
+          const response = await context.client.get(`${configMaps(context)}?limit=${LIMIT}&continue=${q(token)}`);
+          return response.status === 200 ? undefined : response;
+        },
+      });
+      check(outcome.value !== undefined, `a continue token still served a page ${Math.round(outcome.waitedMs / 1000)} s after later writes (${describeRetention(retention)}): expected 410 Expired by then`);
+      const expired = outcome.value;
       check(
         expired.status === 410 && isGoneStatus(expired.json),
-        `a continue token ${certainlyGoneAfterMs(context) / 1000} s old, after later writes (lifetime ${historyWindow(context) / 1000} s): expected 410 with a Status (reason Expired), got ${expired.status}: ${message(expired)}`,
+        `a continue token ${Math.round(outcome.waitedMs / 1000)} s after later writes (${describeRetention(retention)}): expected 410 with a Status (reason Expired), got ${expired.status}: ${message(expired)}`,
       );
       // Deviation expired-continue-token: Kubernetes offers a token that goes on from the same place
       // at the latest version (inconsistently); a server may also offer none.
@@ -95,13 +105,14 @@ export const pagingExpiryCases = defineCases("paging", [
     tags: ["mutating", "virtual-time"],
     async run(context) {
       const { objects, page, token, snapshot } = await firstPageThenWrites(context, "live");
-      // Well inside the lifetime (doc 1 §8: 5 minutes by default).
-      await context.advance(Math.floor(historyWindow(context) * 0.4));
+      // Well inside the lifetime (doc 1 §8: 5 minutes by default; the server's own when it keeps less).
+      const waitMs = wellInsideRetentionMs(await context.retention());
+      await context.advance(waitMs);
       const pages = await follow(context, token);
       checkEqual(
         pages.map((p) => p.metadata?.resourceVersion),
         pages.map(() => page.metadata?.resourceVersion),
-        `metadata.resourceVersion of the pages after waiting ${Math.floor(historyWindow(context) * 0.4) / 1000} s, against the first page's`,
+        `metadata.resourceVersion of the pages after waiting ${waitMs / 1000} s, against the first page's`,
       );
       checkEqual(stateOf([...(page.items ?? []), ...pages.flatMap((p) => p.items ?? [])], objects), snapshot, "all pages: the objects as they were at the first page");
     },

@@ -8,13 +8,16 @@
  * publishes a `kube-root-ca.crt` ConfigMap in each one, shortly after the namespace appears).
  */
 import type { Dialect } from "../../spec/dialects.ts";
-import { historyWindowMs as documentedHistoryWindowMs } from "../../spec/doc1/limits.ts";
 import type { CaseContext } from "../case-context.ts";
 import { defineCases } from "../case-definition.ts";
 import { check, checkEqual } from "../check.ts";
 import type { ApiResponse, WatchLine, WatchStream } from "../client/conformance-client.ts";
+import { describeRetention, type Retention } from "../retention.ts";
 import { checkAnswerForm } from "./dialect-answers.ts";
 import { configMaps, q } from "./fixtures.ts";
+
+/** How long a real server gets to send an (optional) BOOKMARK: Kubernetes sends one about every minute. */
+const BOOKMARK_BOUND_MS = 75_000;
 
 /** Longest wait, in real time, for an event the case knows is due. */
 export const EVENT_BOUND_MS = 10_000;
@@ -25,22 +28,9 @@ export function quietMs(context: CaseContext): number {
   return context.virtualTime ? 100 : 750;
 }
 
-/**
- * The history window of the target: known for embedded targets, else doc 1 §8's default
- * (5 minutes) for watches and continue tokens.
- */
-export function historyWindow(context: CaseContext): number {
-  return context.historyWindowMs ?? documentedHistoryWindowMs;
-}
-
-/**
- * How long after a write a version older than it is certainly compacted. History survives between
- * one and two compaction intervals (doc 1 §8; Kubernetes compacts etcd every 5 minutes, keeping
- * the revision of the previous run): three windows on a target that states its window, whose
- * compaction interval is the window; two default windows and a margin on a real server.
- */
-export function certainlyGoneAfterMs(context: CaseContext): number {
-  return context.historyWindowMs !== undefined ? 3 * context.historyWindowMs : 2 * documentedHistoryWindowMs + 30_000;
+/** How long a case waits, well inside the retention: 40% of the shortest time the target keeps a replaced version. */
+export function wellInsideRetentionMs(retention: Retention): number {
+  return Math.floor(retention.minimumMs * 0.4);
 }
 
 /** The objects of one case: names under a prefix unique in the run. */
@@ -490,23 +480,22 @@ export const watchCases = defineCases("watch", [
       const seenNotAsked: WatchLine[] = [];
       try {
         checkEqual([asked.status, notAsked.status], [200, 200], "status of the watches with and without allowWatchBookmarks");
-        // Bookmarks are optional (doc 1 §6): wait a bounded time, write once after the first one, and
-        // check whatever arrives. Kubernetes sends one about every minute.
-        const stepMs = context.virtualTime ? 500 : 5_000;
-        const boundMs = context.virtualTime ? 10_000 : 90_000;
-        let wroteAfterBookmark = -1;
-        for (let waited = 0; waited <= boundMs; waited += stepMs) {
+        // Bookmarks are optional (doc 1 §6): wait a bounded time for one, write once after it, wait
+        // for the next, and check whatever arrives. Kubernetes sends one about every minute (none
+        // with its watch cache off).
+        const drainBoth = async () => {
           seen.push(...(await drainEvents(asked, objects, quietMs(context))).events);
           seenNotAsked.push(...(await drainEvents(notAsked, objects, quietMs(context))).events);
-          const bookmarks = seen.filter((event) => event.type === "BOOKMARK").length;
-          if (wroteAfterBookmark < 0 && bookmarks > 0) {
-            writes.push(await updateObject(context, objects.name("b"), { v: "2" }));
-            wroteAfterBookmark = bookmarks;
-          } else if (wroteAfterBookmark > 0 && bookmarks > wroteAfterBookmark) break;
-          await context.advance(stepMs);
+          return seen.filter((event) => event.type === "BOOKMARK").length;
+        };
+        const boundMs = context.virtualTime ? 10_000 : BOOKMARK_BOUND_MS;
+        const first = await context.pollUntil({ what: "a BOOKMARK event (optional)", withinMs: boundMs, probe: async () => ((await drainBoth()) > 0 ? true : undefined) });
+        if (first.value === true) {
+          const before = seen.filter((event) => event.type === "BOOKMARK").length;
+          writes.push(await updateObject(context, objects.name("b"), { v: "2" }));
+          await context.pollUntil({ what: "a BOOKMARK event after a write (optional)", withinMs: boundMs, probe: async () => ((await drainBoth()) > before ? true : undefined) });
         }
-        seen.push(...(await drainEvents(asked, objects, quietMs(context))).events);
-        seenNotAsked.push(...(await drainEvents(notAsked, objects, quietMs(context))).events);
+        await drainBoth();
       } finally {
         await asked.close();
         await notAsked.close();
@@ -546,25 +535,35 @@ export const watchCases = defineCases("watch", [
       const objects = scope(context, "gone");
       await createObject(context, objects.name("a"), { v: "1" });
       const listed = await listOurs(context, objects);
-      const changes = [await updateObject(context, objects.name("a"), { v: "2" })];
-      await context.advance(certainlyGoneAfterMs(context));
-      changes.push(await updateObject(context, objects.name("a"), { v: "3" }));
-      const stream = await openWatch(context, `resourceVersion=${q(listed.resourceVersion)}`);
-      try {
-        const start = await watchStart(stream, objects, changes.length, context.dialect);
-        if (start.kind === "other") check(false, `a watch from a compacted resourceVersion: expected 410 (a 410 Status, or HTTP 200 and an ERROR event with a 410 Status), got ${start.detail}`);
-        if (start.kind === "events") {
-          // Only a target that states its history window is known to have dropped the version; a real
-          // server's watch cache may still hold it (doc 1 §7: "cache dependent").
-          check(
-            context.historyWindowMs === undefined,
-            `a watch from a resourceVersion older than ${certainlyGoneAfterMs(context) / 1000} s (history window ${historyWindow(context) / 1000} s) should get 410, got the events [${start.events.map(describeEvent).join(", ")}]`,
-          );
-          checkChanges(start.events, changes, "events of a watch from an old resourceVersion that the server still retains");
-        }
-      } finally {
-        await stream.close();
-      }
+      // Later writes, so that compaction has later revisions to keep.
+      const changes = [await updateObject(context, objects.name("a"), { v: "2" }), await updateObject(context, objects.name("a"), { v: "3" })];
+      const retention = await context.retention();
+      let lastEvents: WatchLine[] = [];
+      const outcome = await context.pollUntil({
+        what: `a watch from resourceVersion ${listed.resourceVersion} to answer 410 (${describeRetention(retention)})`,
+        withinMs: retention.certainlyGoneMs,
+        probe: async () => {
+          const stream = await openWatch(context, `resourceVersion=${q(listed.resourceVersion)}`);
+          try {
+            const start = await watchStart(stream, objects, changes.length, context.dialect);
+            if (start.kind === "other") check(false, `a watch from a compacted resourceVersion: expected 410 (a 410 Status, or HTTP 200 and an ERROR event with a 410 Status), got ${start.detail}`);
+            if (start.kind === "gone") return start;
+            // Until then, the server still holds the version: the watch must replay every change since.
+            checkChanges(start.events, changes, "events of a watch from an old resourceVersion that the server still retains");
+            lastEvents = start.events;
+            return undefined;
+          } finally {
+            await stream.close();
+          }
+        },
+      });
+      if (outcome.value !== undefined) return;
+      // Only a server that serves watches from its retained history alone must have dropped the
+      // version by now; a real server's watch cache may still hold it (doc 1 §7: "cache dependent").
+      check(
+        context.historyWindowMs === undefined,
+        `a watch from a resourceVersion replaced ${Math.round(outcome.waitedMs / 1000)} s ago (${describeRetention(retention)}) should get 410, got the events [${lastEvents.map(describeEvent).join(", ")}]`,
+      );
     },
   },
   {
@@ -576,18 +575,16 @@ export const watchCases = defineCases("watch", [
       await createObject(context, objects.name("a"), { v: "1" });
       const listed = await listOurs(context, objects);
       const changes = [await updateObject(context, objects.name("a"), { v: "2" })];
-      // Well inside the window (doc 1 §8: 5 minutes by default).
-      await context.advance(Math.floor(historyWindow(context) * 0.4));
+      const retention = await context.retention();
+      const waitMs = wellInsideRetentionMs(retention);
+      await context.advance(waitMs);
       changes.push(await updateObject(context, objects.name("a"), { v: "3" }));
       const stream = await openWatch(context, `resourceVersion=${q(listed.resourceVersion)}`);
       try {
         const start = await watchStart(stream, objects, changes.length, context.dialect);
         if (start.kind === "gone") {
           // A real server serves watches from its cache, which may hold less (doc 1 §7: "cache dependent").
-          check(
-            context.historyWindowMs === undefined,
-            `a watch from a resourceVersion ${Math.floor(historyWindow(context) * 0.4) / 1000} s old (history window ${historyWindow(context) / 1000} s) got 410 (${start.form})`,
-          );
+          check(context.historyWindowMs === undefined, `a watch from a resourceVersion ${waitMs / 1000} s old (${describeRetention(retention)}) got 410 (${start.form})`);
           return;
         }
         if (start.kind === "other") check(false, `a watch from a resourceVersion inside the history window: ${start.detail}`);

@@ -153,6 +153,7 @@ function virtualTimeServer(dialect: Dialect, seed: string, auth: AuthConfig, def
     transport: server.handle,
     baseUrl: "http://virtual-time.invalid",
     historyWindowMs: VIRTUAL_TIME_WINDOWS.historyWindowMs,
+    compactionIntervalMs: VIRTUAL_TIME_WINDOWS.compactionIntervalMs,
     advance: async (ms) => {
       await sim.runFor(ms);
     },

@@ -2,12 +2,14 @@
 import type { Dialect } from "../../spec/dialects.ts";
 import type { Transport } from "../client/conformance-client.ts";
 import type { RunResults } from "../results.ts";
+import type { Retention } from "../retention.ts";
 
 /** A server in virtual time for one case (embedded targets only). */
 export interface VirtualTimeServer {
   readonly transport: Transport;
   readonly baseUrl: string;
   readonly historyWindowMs: number;
+  readonly compactionIntervalMs: number;
   advance(ms: number): Promise<void>;
   close(): void;
 }
@@ -30,6 +32,8 @@ export interface Target {
   readonly restricted: Identity | undefined;
   /** Strings that must never appear in any output (tokens, keys). */
   readonly secrets: readonly string[];
+  /** How long the server keeps old versions, when known (a profile, a flag); else the suite measures it. */
+  readonly retention?: Retention | undefined;
   /** A fresh embedded server in virtual time; undefined for real servers. */
   readonly virtualTimeServer: (() => VirtualTimeServer) | undefined;
   close(): Promise<void>;

@@ -96,7 +96,7 @@ describe("orb-harness conformance", () => {
     expect(readFileSync(join(reportDir, "junit.xml"), "utf8")).toMatch(/<failure message="[^"]*"[^>]*>[^<]*clauses:\n {2}doc1\/4\.4\//);
   });
 
-  it("exits 130 when interrupted: the running case finishes, the rest are skipped, the reports are written", async () => {
+  it("exits 130 when interrupted: the running case stops, the rest are skipped, the reports are written", async () => {
     const reportDir = join(dir, "interrupted");
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "conformance", "--focus", "^crud/", "--parallel", "1", "--reporter", "plain", "--report-dir", reportDir], {
       cwd: new URL("../..", import.meta.url).pathname,
@@ -110,7 +110,7 @@ describe("orb-harness conformance", () => {
       if (/^PASS /m.test(stdout) && child.exitCode === null && !child.killed) child.kill("SIGINT");
     });
     const code = await new Promise<number | null>((resolve) => child.on("exit", (exitCode) => resolve(exitCode)));
-    expect(stderr).toMatch(/^interrupted: finishing running cases/m);
+    expect(stderr).toMatch(/^interrupted: stopping running cases/m);
     expect(code).toBe(130);
     const results = JSON.parse(readFileSync(join(reportDir, "results.json"), "utf8")) as { cases: Array<{ status: string; message: string }> };
     expect(results.cases.filter((result) => result.message === "interrupted before it started").length).toBeGreaterThan(0);

@@ -3,7 +3,10 @@ import { allCases } from "../../conformance/cases/index.ts";
 import { runConformance, type TargetChoice } from "../../conformance/run-conformance.ts";
 import { selectCases, type ConformanceRun } from "../../conformance/runner.ts";
 import { totals } from "../../conformance/results.ts";
+import { ControlPlaneError, ASSETS_ENVIRONMENT_VARIABLE } from "../../conformance/control-plane/kube-assets.ts";
+import { kubeProfileByName, KUBE_PROFILES } from "../../conformance/control-plane/kube-profiles.ts";
 import { TargetError, type Credentials } from "../../conformance/targets/remote-target.ts";
+import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
 import { uncoveredClauses } from "../../reports/coverage.ts";
 import { writeReports } from "../../reports/write-reports.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
@@ -27,23 +30,36 @@ export const conformanceCommand: CliCommand = {
     "  --server URL [--token T] [--certificate-authority FILE] [--client-certificate FILE --client-key FILE]",
     "               [--insecure-skip-tls-verify]",
     "  --kubeconfig PATH [--context NAME]",
-    "  --restricted-token T | --restricted-kubeconfig PATH   a second identity, for authorization cases",
+    "  --kube-assets [DIR] [--kube-profile default|fast-expiry]",
+    "                                    start a real control plane from DIR (etcd, kube-apiserver, optionally",
+    "                                    kube-controller-manager; default $KUBEBUILDER_ASSETS) on loopback ports, run",
+    "                                    against it, stop it and remove its files afterwards (profiles: default,",
+    "                                    watch cache on and compaction every 5 min; fast-expiry, watch cache off",
+    "                                    and compaction every 10 s)",
+    "  --restricted-token T | --restricted-kubeconfig PATH [--restricted-context NAME]",
+    "                                    a second identity, for authorization cases; without one, a real server",
+    "                                    that lets the main identity impersonate gets a ServiceAccount made per case",
+    "  --server-compaction-interval D    how often the server compacts old versions (Go duration, e.g. 5m); without",
+    "                                    it the suite measures it when a time-dependent case first needs it",
     "",
     "selection:",
     "  --focus REGEX  --skip REGEX   by case id",
     "  --list                        list cases with their clauses and exit",
     "  --list-uncovered              list testable clauses of doc 1 that no case checks, and exit",
     "  --read-only                   only cases that do not write",
-    "  --slow                        run time-dependent cases against real servers (real waits, minutes)",
+    "  --slow                        run time-dependent cases against real servers (real waits, toward the",
+    "                                server's own retention: seconds on a server compacting every 10 s)",
     "  --parallel N                  cases at once (default 4)",
     "  --timeout SECONDS             per case, not counting the real waits of --slow cases (default 60)",
     "  --keep-namespaces             leave the run's orb-conformance-* namespaces for inspection",
     "",
     "Writes results.json, junit.xml, summary.md and report.html to --report-dir (default reports/out).",
     "Exit 0 when every case that ran passed, 1 when one failed, 2 for usage or connection errors,",
-    "130 when interrupted (Ctrl-C: running cases finish, the run's namespaces are deleted, reports written).",
+    "130 when interrupted (Ctrl-C: running cases stop at once, the run's namespaces are deleted, reports written,",
+    "a started control plane is stopped; a second Ctrl-C quits at once).",
   ].join("\n"),
-  async run(args, output) {
+  async run(givenArgs, output) {
+    const args = withKubeAssetsDefault(givenArgs);
     const flags = parseFlags(args, {
       dialect: "string",
       server: "string",
@@ -56,6 +72,10 @@ export const conformanceCommand: CliCommand = {
       context: "string",
       "restricted-token": "string",
       "restricted-kubeconfig": "string",
+      "restricted-context": "string",
+      "kube-assets": "string",
+      "kube-profile": "string",
+      "server-compaction-interval": "string",
       focus: "string",
       skip: "string",
       list: "boolean",
@@ -88,16 +108,20 @@ export const conformanceCommand: CliCommand = {
     if (timeoutS < 1) throw new UsageError(`--timeout must be at least 1 (seconds), got ${timeoutS}`);
     let current: ConformanceRun | undefined;
     let interrupted = false;
+    const starting = new AbortController();
     const interrupt = () => {
       interrupted = true;
-      output.err("interrupted: finishing running cases and deleting the run's namespaces (Ctrl-C again to quit at once)");
+      output.err("interrupted: stopping running cases and deleting the run's namespaces (Ctrl-C again to quit at once)");
+      starting.abort();
       current?.abort();
-      process.once("SIGINT", () => process.exit(130));
+      process.once("SIGINT", () => process.exit(INTERRUPTED_EXIT));
     };
     process.once("SIGINT", interrupt);
+    // Progress of a control plane's start: a line redrawn on a terminal, whole lines otherwise.
+    const startProgress = (line: string) => (reporter === "tty" ? process.stdout.write(`\r\x1b[2K${line}`) : output.out(line));
     try {
       const results = await runConformance({
-        target,
+        target: target.kind === "kube-assets" ? { ...target, onProgress: startProgress, signal: starting.signal } : target,
         cases: allCases,
         ...(focus && { focus }),
         ...(skip && { skip }),
@@ -126,9 +150,9 @@ export const conformanceCommand: CliCommand = {
       }
       return counts.fail + counts.error === 0 ? 0 : 1;
     } catch (error) {
-      if (!(error instanceof TargetError)) throw error;
+      if (!(error instanceof TargetError || error instanceof ControlPlaneError)) throw error;
       output.err(`orb-harness conformance: ${error.message}`);
-      return 2;
+      return interrupted ? INTERRUPTED_EXIT : 2;
     } finally {
       process.removeListener("SIGINT", interrupt);
     }
@@ -147,18 +171,45 @@ function targetChoice(flags: ParsedFlags): TargetChoice {
   }
   const restrictedToken = value("restricted-token");
   const restrictedKubeconfig = value("restricted-kubeconfig");
+  const restrictedContext = value("restricted-context");
   if (restrictedToken !== undefined && restrictedKubeconfig !== undefined) throw new UsageError("give --restricted-token or --restricted-kubeconfig, not both");
+  if (restrictedContext !== undefined && restrictedKubeconfig === undefined) throw new UsageError("--restricted-context selects a context of --restricted-kubeconfig, which is missing");
+  const compactionIntervalMs = durationMs(value("server-compaction-interval"), "server-compaction-interval");
+  const kubeAssets = value("kube-assets");
+  const kubeProfile = value("kube-profile");
+  if (kubeProfile !== undefined && kubeProfileByName(kubeProfile) === undefined) {
+    throw new UsageError(`--kube-profile must be ${Object.keys(KUBE_PROFILES).join(" or ")}, got ${kubeProfile}`);
+  }
+  if (kubeAssets !== undefined) {
+    if (server !== undefined || kubeconfig !== undefined) throw new UsageError("give --kube-assets, --server or --kubeconfig, not two of them");
+    if (dialect !== undefined && dialect !== "kubernetes" && dialect !== "auto") throw new UsageError(`a control plane started with --kube-assets speaks kubernetes, not ${dialect}`);
+    if (restrictedKubeconfig !== undefined) throw new UsageError("with --kube-assets, a second identity is --restricted-token (or, by default, an impersonated ServiceAccount)");
+    if (compactionIntervalMs !== undefined) throw new UsageError("--server-compaction-interval is for --server or --kubeconfig: with --kube-assets the profile sets it");
+    return {
+      kind: "kube-assets",
+      assetsDir: kubeAssets,
+      profile: (kubeProfile as "default" | "fast-expiry" | undefined) ?? "default",
+      ...(restrictedToken !== undefined && { restrictedToken }),
+    };
+  }
+  if (kubeProfile !== undefined) throw new UsageError(`--kube-profile needs --kube-assets DIR (or $${ASSETS_ENVIRONMENT_VARIABLE})`);
   if (server === undefined && kubeconfig === undefined) {
+    if (compactionIntervalMs !== undefined) throw new UsageError("--server-compaction-interval needs --server or --kubeconfig: the embedded server's is known");
     if (dialect === "auto") throw new UsageError("--dialect auto needs --server or --kubeconfig; the embedded server speaks orb or kubernetes");
     if (restrictedToken !== undefined || restrictedKubeconfig !== undefined) throw new UsageError("a second identity needs --server or --kubeconfig");
     return { kind: "embedded", dialect: (dialect as "orb" | "kubernetes" | undefined) ?? "orb" };
   }
   const restricted =
-    restrictedToken !== undefined ? { restricted: { token: restrictedToken } } : restrictedKubeconfig !== undefined ? { restricted: { kubeconfig: restrictedKubeconfig } } : {};
+    restrictedToken !== undefined
+      ? { restricted: { token: restrictedToken } }
+      : restrictedKubeconfig !== undefined
+        ? { restricted: { kubeconfig: restrictedKubeconfig, ...(restrictedContext !== undefined && { context: restrictedContext }) } }
+        : {};
   const chosenDialect = (dialect as "orb" | "kubernetes" | "auto" | undefined) ?? "auto";
+  const retention = compactionIntervalMs === undefined ? {} : { compactionIntervalMs };
   if (kubeconfig !== undefined) {
     const context = value("context");
-    return { kind: "remote", kubeconfig, ...(context !== undefined && { context }), dialect: chosenDialect, ...restricted };
+    return { kind: "remote", kubeconfig, ...(context !== undefined && { context }), dialect: chosenDialect, ...restricted, ...retention };
   }
   const credentials: Credentials = {
     ...(value("token") !== undefined && { token: value("token")! }),
@@ -166,7 +217,7 @@ function targetChoice(flags: ParsedFlags): TargetChoice {
     ...(value("client-certificate") !== undefined && { clientCertificate: value("client-certificate")!, clientKey: value("client-key")! }),
     ...(flags.values.get("insecure-skip-tls-verify") === true && { insecureSkipTlsVerify: true }),
   };
-  return { kind: "remote", server: server!, credentials, dialect: chosenDialect, ...restricted };
+  return { kind: "remote", server: server!, credentials, dialect: chosenDialect, ...restricted, ...retention };
 }
 
 function listCases(output: CliOutput, focus: RegExp | undefined, skip: RegExp | undefined): number {
@@ -207,4 +258,34 @@ function regex(value: string | undefined, name: string): RegExp | undefined {
   } catch (error) {
     throw new UsageError(`--${name}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * `--kube-assets` given no directory (last, or followed by another flag) takes envtest's
+ * $KUBEBUILDER_ASSETS, as envtest users expect.
+ */
+function withKubeAssetsDefault(args: readonly string[]): readonly string[] {
+  return args.map((arg, index) => {
+    if (arg !== "--kube-assets") return arg;
+    const next = args[index + 1];
+    if (next !== undefined && !next.startsWith("--")) return arg;
+    const fromEnvironment = process.env[ASSETS_ENVIRONMENT_VARIABLE];
+    if (fromEnvironment === undefined || fromEnvironment === "") {
+      throw new UsageError(`--kube-assets needs a directory (etcd, kube-apiserver), or $${ASSETS_ENVIRONMENT_VARIABLE} set to one`);
+    }
+    return `--kube-assets=${fromEnvironment}`;
+  });
+}
+
+function durationMs(text: string | undefined, name: string): number | undefined {
+  if (text === undefined) return undefined;
+  let ms: number;
+  try {
+    ms = goDurationToMs(parseGoDuration(text));
+  } catch (error) {
+    if (error instanceof GoDurationError) throw new UsageError(`--${name}: ${error.message}`);
+    throw error;
+  }
+  if (ms <= 0) throw new UsageError(`--${name} must be positive, got ${text}`);
+  return ms;
 }
