@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ControlPlaneError } from "./kube-assets.ts";
 import { startKubeControlPlane } from "./kube-control-plane.ts";
+import { isProcessAlive } from "./process-alive.ts";
 
 let assets: string;
 
@@ -42,14 +43,6 @@ function scratchDirs(): string[] {
   return readdirSync(tmpdir()).filter((name) => name.startsWith("orb-kube-"));
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("startKubeControlPlane refuses with one clear error", () => {
   it("for a directory that does not exist, a missing binary, a binary that is not executable", async () => {
@@ -103,15 +96,15 @@ describe("a harness killed outright", () => {
     }
     expect(dir, "the harness's scratch directory").toBeDefined();
     const pids = ["etcd", "kube-apiserver"].map((name) => Number(readFileSync(join(dir!, `${name}.pid`), "utf8")));
-    for (const pid of pids) expect(alive(pid)).toBe(true);
+    for (const pid of pids) expect(isProcessAlive(pid)).toBe(true);
     child.kill("SIGKILL");
     try {
-      for (let tries = 0; tries < 50 && (existsSync(dir!) || pids.some(alive)); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
-      for (const pid of pids) expect(alive(pid), `stand-in ${pid}`).toBe(false);
+      for (let tries = 0; tries < 50 && (existsSync(dir!) || pids.some(isProcessAlive)); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (const pid of pids) expect(isProcessAlive(pid), `stand-in ${pid}`).toBe(false);
       expect(existsSync(dir!)).toBe(false);
     } finally {
       // Should the watchdog fail, the test still stops the stand-ins it caused.
-      for (const pid of pids.filter(alive)) process.kill(pid, "SIGKILL");
+      for (const pid of pids.filter(isProcessAlive)) process.kill(pid, "SIGKILL");
       rmSync(dir!, { recursive: true, force: true });
     }
   });

@@ -1,8 +1,8 @@
 /**
  * A control plane must not outlive the harness, even one killed with SIGKILL (which runs no exit
  * handler): a small detached shell waits for the harness's process to end, then kills every
- * process whose id file is in the scratch directory and removes the directory. Stopped normally,
- * the control plane stops the watchdog first.
+ * process whose id file (`*.pid`) is in the scratch directory and removes the directory. Stopped
+ * normally, the owner stops the watchdog first. (The real-server tier's unpacked binaries use it too.)
  */
 import { spawn, type ChildProcess } from "node:child_process";
 

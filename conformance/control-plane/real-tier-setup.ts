@@ -6,11 +6,12 @@
  * Never into the repo.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, openSync, closeSync, rmSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ASSETS_ENVIRONMENT_VARIABLE } from "./kube-assets.ts";
+import { startOrphanWatchdog } from "./orphan-watchdog.ts";
 
 const COMPRESSED = ["etcd", "kube-apiserver", "kube-controller-manager"];
 
@@ -36,5 +37,10 @@ export default function setup(): () => void {
     chmodSync(target, 0o755);
   }
   process.env[ASSETS_ENVIRONMENT_VARIABLE] = dir;
-  return () => rmSync(dir, { recursive: true, force: true });
+  // A test runner killed outright runs no teardown: the watchdog removes the 180 MB then.
+  const stopWatchdog = startOrphanWatchdog(dir);
+  return () => {
+    stopWatchdog();
+    rmSync(dir, { recursive: true, force: true });
+  };
 }

@@ -9,26 +9,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ASSETS_ENVIRONMENT_VARIABLE } from "../../conformance/control-plane/kube-assets.ts";
+import { isProcessAlive } from "../../conformance/control-plane/process-alive.ts";
 
-const reportDir = mkdtempSync(join(tmpdir(), "orb-interrupt-report-"));
-afterAll(() => rmSync(reportDir, { recursive: true, force: true }));
+// The run's own temporary directory (TMPDIR), so its control plane's scratch directory is the only
+// one there, whatever other tests start meanwhile.
+const runTmp = mkdtempSync(join(tmpdir(), "orb-interrupt-"));
+const reportDir = join(runTmp, "report");
+afterAll(() => rmSync(runTmp, { recursive: true, force: true }));
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("conformance --kube-assets interrupted by Ctrl-C", () => {
   it("stops the waiting case at once, deletes its namespace, writes the reports, exits 130 and leaves nothing running", async () => {
-    const scratchBefore = new Set(readdirSync(tmpdir()).filter((name) => name.startsWith("orb-kube-")));
     // The default profile keeps versions 5 to 10 minutes: the case waits long enough to be interrupted mid-wait.
     const args = ["--import", "tsx", "scripts/cli.ts", "conformance", "--kube-assets", process.env[ASSETS_ENVIRONMENT_VARIABLE]!, "--kube-profile", "default"];
     const child = spawn(process.execPath, [...args, "--slow", "--focus", "^resource-version/exact-compacted-version-410$", "--reporter", "plain", "--report-dir", reportDir], {
       cwd: new URL("../..", import.meta.url).pathname,
+      env: { ...process.env, TMPDIR: runTmp },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -40,10 +36,13 @@ describe("conformance --kube-assets interrupted by Ctrl-C", () => {
     child.stdout.on("data", (chunk) => {
       stdout += chunk;
       if (interruptedAt === 0 && /^WAIT +resource-version\/exact-compacted-version-410 /m.test(stdout)) {
-        scratch = readdirSync(tmpdir()).find((name) => name.startsWith("orb-kube-") && !scratchBefore.has(name));
-        for (const name of ["etcd", "kube-apiserver", "kube-controller-manager"]) pids.push(Number(readFileSync(join(tmpdir(), scratch!, `${name}.pid`), "utf8")));
         interruptedAt = performance.now();
-        child.kill("SIGINT");
+        try {
+          scratch = readdirSync(runTmp).find((name) => name.startsWith("orb-kube-"));
+          for (const name of ["etcd", "kube-apiserver", "kube-controller-manager"]) pids.push(Number(readFileSync(join(runTmp, scratch!, `${name}.pid`), "utf8")));
+        } finally {
+          child.kill("SIGINT");
+        }
       }
     });
     const code = await new Promise<number | null>((resolve) => child.on("exit", (exitCode) => resolve(exitCode)));
@@ -63,7 +62,9 @@ describe("conformance --kube-assets interrupted by Ctrl-C", () => {
     expect([created?.status, deleted.method, deleted.status]).toEqual([201, "DELETE", 200]);
     expect(deleted.path).toMatch(/^\/api\/v1\/namespaces\/orb-conformance-[0-9a-f]+-0$/);
     expect(stderr).not.toMatch(/could not delete namespace/);
-    expect(existsSync(join(tmpdir(), scratch!))).toBe(false);
-    for (const pid of pids) expect(alive(pid), `process ${pid}`).toBe(false);
+    expect(scratch, "the control plane's scratch directory, seen during the run").toBeDefined();
+    expect(existsSync(join(runTmp, scratch!))).toBe(false);
+    expect(pids).toHaveLength(3);
+    for (const pid of pids) expect(isProcessAlive(pid), `process ${pid}`).toBe(false);
   });
 });

@@ -47,11 +47,27 @@ describe("orb-harness conformance", () => {
     [["--focus", "^health/", "--skip", "."], /--focus \^health\/ with --skip \. selects no case/],
     [["--dialect", "auto"], /--dialect auto needs --server or --kubeconfig/],
     [["--reporter", "fancy"], /--reporter must be tty or plain/],
+    [["--kube-profile", "fast-expiry"], /--kube-profile needs --kube-assets DIR/],
+    [["--kube-assets", "/nonexistent", "--kube-profile", "slow"], /--kube-profile must be default or fast-expiry, got slow/],
+    [["--kube-assets", "/nonexistent", "--server", "https://127.0.0.1:1"], /give --kube-assets, --server or --kubeconfig, not two of them/],
+    [["--kube-assets", "/nonexistent", "--dialect", "orb"], /speaks kubernetes, not orb/],
+    [["--server", "https://127.0.0.1:1", "--restricted-context", "x"], /--restricted-context selects a context of --restricted-kubeconfig, which is missing/],
+    [["--server", "https://127.0.0.1:1", "--server-compaction-interval", "5 minutes"], /--server-compaction-interval: time: unknown unit " minutes" in duration "5 minutes"/],
+    [["--server-compaction-interval", "5m"], /--server-compaction-interval needs --server or --kubeconfig/],
   ])("exits 2 for %j, before any case runs", async (args, message) => {
     const reportDir = join(dir, "usage");
     const { code, out, err } = await conformance(...args, "--report-dir", reportDir);
     expect(code).toBe(2);
     expect(err.join("\n")).toMatch(message);
+    expect(out).toEqual([]);
+    expect(existsSync(reportDir)).toBe(false);
+  });
+
+  it("exits 2 with a one-line reason for a --kube-assets directory without binaries, before any case runs", async () => {
+    const reportDir = join(dir, "no-assets");
+    const { code, out, err } = await conformance("--kube-assets", join(dir, "no-such-assets"), "--report-dir", reportDir);
+    expect(code).toBe(2);
+    expect(err).toEqual([`orb-harness conformance: kube assets directory ${join(dir, "no-such-assets")} does not exist (it should hold etcd and kube-apiserver, as envtest's KUBEBUILDER_ASSETS)`]);
     expect(out).toEqual([]);
     expect(existsSync(reportDir)).toBe(false);
   });
