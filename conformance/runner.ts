@@ -222,7 +222,7 @@ export class ConformanceRun {
         };
         return pollUntil({ ...poll, probe }, advance, elapsedMs);
       },
-      retention: () => this.retention(virtual, context),
+      retention: () => this.retention(virtual, context, deadline),
       name: (prefix) => `${prefix}-${this.runId}-${names++}`,
       skip: (reason) => {
         throw new CaseSkipped(reason);
@@ -232,11 +232,16 @@ export class ConformanceRun {
   }
 
   /** The retention of the server a case talks to: an embedded server's, the target's, or measured once per run. */
-  private retention(virtual: VirtualTimeServer | undefined, context: CaseContext): Promise<Retention> {
+  private retention(virtual: VirtualTimeServer | undefined, context: CaseContext, deadline: CaseDeadline): Promise<Retention> {
     if (virtual !== undefined) return Promise.resolve(retentionOfEmbeddedServer(virtual.historyWindowMs, virtual.compactionIntervalMs));
     if (this.target.retention !== undefined) return Promise.resolve(this.target.retention);
-    this.measuredRetention ??= measureRetention(context);
-    return this.measuredRetention;
+    if (this.measuredRetention === undefined) {
+      // The measuring case's own probes move its deadline on (pollUntil).
+      this.measuredRetention = measureRetention(context);
+      return this.measuredRetention;
+    }
+    // Another case measures (up to minutes): that wait is not this case's to count.
+    return deadline.waitOutside(this.measuredRetention);
   }
 }
 

@@ -34,6 +34,8 @@ export const referenceDir = fileURLToPath(new URL("./reference/kube-apiserver-1.
 export const MAIN_FILE = "transcripts.jsonl";
 /** The set recorded with the watch cache off and a short compaction interval. */
 export const EXPIRY_FILE = "transcripts-expiry.jsonl";
+/** Single exchanges recorded later to show variances of real servers (spec/dialects.ts). */
+export const VARIANCES_FILE = "transcripts-variances.jsonl";
 
 /** The transcripts of one file, in file order, repeated ids included. */
 export function readTranscriptFile(path: string): Transcript[] {
@@ -46,7 +48,7 @@ export function readTranscriptFile(path: string): Transcript[] {
 /** Every transcript by id (the first of a repeated id wins); a missing file throws, as any broken fixture should. */
 export function loadReferenceTranscripts(dir: string = referenceDir): ReadonlyMap<string, Transcript> {
   const byId = new Map<string, Transcript>();
-  for (const file of [MAIN_FILE, EXPIRY_FILE]) {
+  for (const file of [MAIN_FILE, EXPIRY_FILE, VARIANCES_FILE]) {
     for (const transcript of readTranscriptFile(join(dir, file))) {
       if (!byId.has(transcript.id)) byId.set(transcript.id, transcript);
     }

@@ -17,14 +17,14 @@ const kubernetes = dialectByName("kubernetes");
 /** Strict for both dialects: one recorded answer each, and real servers agree. */
 const STRICT: DeviationId[] = ["bare-dry-run", "put-missing", "delete-response"];
 /** Strict for orb (doc 1 is plain), every form for kubernetes (releases or the watch cache vary). */
-const STRICT_FOR_ORB: DeviationId[] = ["watch-expired", "bookmark-object", "rv0-limit-ignored", "future-version-no-wait"];
+const STRICT_FOR_ORB: DeviationId[] = ["watch-expired", "bookmark-object", "rv0-limit-ignored", "future-version-no-wait", "not-older-than-cache-lag"];
 /** Doc 1 reads two ways: every form for everyone. */
 const TOLERANT: DeviationId[] = ["continue-when-complete"];
 
 describe("dialect answers", () => {
-  it("cover exactly the recorded behaviour switches plus the two cache-dependent ones, each a recorded deviation", () => {
+  it("cover exactly the recorded behaviour switches plus the three cache-dependent ones, each a recorded deviation", () => {
     expect([...deviationIds].sort()).toEqual([...STRICT, ...STRICT_FOR_ORB, ...TOLERANT].sort());
-    expect([...deviationIds].sort()).toEqual([...Object.keys(orb.answers), "rv0-limit-ignored", "future-version-no-wait"].sort());
+    expect([...deviationIds].sort()).toEqual([...Object.keys(orb.answers), "rv0-limit-ignored", "future-version-no-wait", "not-older-than-cache-lag"].sort());
     for (const id of deviationIds) expect(deviations.map((d) => d.id)).toContain(id);
   });
 
@@ -89,13 +89,14 @@ describe("dialect answers on the kube-apiserver 1.26 transcripts", () => {
       ["watch-expired", get("expiry-watch-old").response.status === 200 && jsonLines("expiry-watch-old")[0]?.type === "ERROR" ? "error-event" : "status"],
       ["rv0-limit-ignored", json("list-rv0-limit").items.length > 2 ? "every-item" : "at-most-limit"],
       ["future-version-no-wait", get("expiry-get-rv-future-next").response.status === 504 && get("expiry-get-rv-future-next").response.headers["retry-after"] === undefined ? "answers-at-once" : "waits"],
+      ["not-older-than-cache-lag", get("list-notolderthan-cache-lag").response.status === 504 ? "too-large" : "served"],
       ["continue-when-complete", json("list-unpaged").metadata.continue === undefined ? "omitted" : "empty"],
       [
         "bookmark-object",
         Object.keys(jsonLines("watch-from-rv").find((e) => e.type === "BOOKMARK").object.metadata).length > 1 ? "null-creation-timestamp" : "resource-version-only",
       ],
     ];
-    expect(recorded.map(([, form]) => form)).toEqual(["invalid", "not-found", "status-when-removed", "error-event", "every-item", "answers-at-once", "omitted", "null-creation-timestamp"]);
+    expect(recorded.map(([, form]) => form)).toEqual(["invalid", "not-found", "status-when-removed", "error-event", "every-item", "answers-at-once", "too-large", "omitted", "null-creation-timestamp"]);
     for (const [id, form] of recorded) {
       expect(() => checkAnswerForm(kubernetes, id, form as never, id), id).not.toThrow();
       if (id !== "continue-when-complete") expect(() => checkAnswerForm(orb, id, form as never, id), id).toThrow(CaseFailure);

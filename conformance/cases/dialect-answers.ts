@@ -16,12 +16,14 @@ import { dialectByName, dialects, deviations, type Dialect, type DialectName, ty
  * The forms of an answer the suite tells apart, per deviation: the behaviour switches of
  * `Dialect.answers`, plus two where the embedded server gives doc 1's answer in both dialects but a
  * real Kubernetes server varies with its watch cache: rv0-limit-ignored (with the cache on, every
- * item is served) and future-version-no-wait (with the cache off, a 504 comes at once, without
- * Retry-After).
+ * item is served), future-version-no-wait (with the cache off, a 504 comes at once, without
+ * Retry-After) and not-older-than-cache-lag (with the cache on, a NotOlderThan read at a version
+ * of a consistent read may wait for the cache, then answer 504).
  */
 export type AnswerForms = Dialect["answers"] & {
   readonly "rv0-limit-ignored": "at-most-limit" | "every-item";
   readonly "future-version-no-wait": "waits" | "answers-at-once";
+  readonly "not-older-than-cache-lag": "served" | "too-large";
 };
 export type DeviationId = keyof AnswerForms;
 
@@ -29,6 +31,7 @@ export type DeviationId = keyof AnswerForms;
 const CACHE_DEPENDENT_FORMS: { readonly [K in Exclude<DeviationId, keyof Dialect["answers"]>]: ReadonlyArray<AnswerForms[K]> } = {
   "rv0-limit-ignored": ["at-most-limit", "every-item"],
   "future-version-no-wait": ["waits", "answers-at-once"],
+  "not-older-than-cache-lag": ["served", "too-large"],
 };
 
 function isCacheDependent(id: DeviationId): id is keyof typeof CACHE_DEPENDENT_FORMS {
