@@ -1,6 +1,7 @@
 /**
  * Progress of a run as people and CI logs want it: on a terminal, one line redrawn in place
- * (count, current area, failures so far); otherwise one line per finished case.
+ * (count, failures so far, the current area or the case waiting for the server), cut to the
+ * terminal's width so that it never wraps; otherwise one line per finished case and one per wait.
  */
 import type { ConformanceCase } from "./case-definition.ts";
 import type { CaseResult } from "./results.ts";
@@ -10,6 +11,8 @@ export interface ProgressSink {
   /** True for a terminal, where a line can be redrawn. */
   readonly isTTY: boolean;
   write(text: string): void;
+  /** The terminal's width now, where known: the redrawn line is cut to it (a wrapped line cannot be redrawn). */
+  readonly columns?: () => number | undefined;
 }
 
 /** Reports case starts and ends to `sink`. */
@@ -17,6 +20,8 @@ export class ProgressReporter {
   private finished = 0;
   private failed = 0;
   private current = "";
+  /** What each waiting case awaits, by case id, in the order they began waiting. */
+  private readonly waits = new Map<string, string>();
 
   constructor(
     private readonly sink: ProgressSink,
@@ -32,6 +37,7 @@ export class ProgressReporter {
   /** A case ended. */
   ended(result: CaseResult): void {
     this.finished++;
+    this.waits.delete(result.id);
     if (result.status === "fail" || result.status === "error") this.failed++;
     if (!this.sink.isTTY) {
       this.sink.write(`${result.status.toUpperCase().padEnd(5)} ${result.id} (${result.durationMs} ms)${result.message ? ` — ${result.message}` : ""}\n`);
@@ -48,7 +54,8 @@ export class ProgressReporter {
       this.sink.write(`WAIT  ${line}\n`);
       return;
     }
-    this.current = line;
+    this.waits.delete(testCase.id);
+    this.waits.set(testCase.id, line);
     this.redraw();
   }
 
@@ -58,7 +65,11 @@ export class ProgressReporter {
   }
 
   private redraw(): void {
-    this.sink.write(`\r\x1b[2K[${this.finished}/${this.total}] ${this.current}  ${this.failed} failed so far`);
+    const waits = [...this.waits.values()];
+    const doing = waits.length === 0 ? this.current : `${waits[waits.length - 1]}${waits.length > 1 ? ` (${waits.length - 1} more waiting)` : ""}`;
+    const line = `[${this.finished}/${this.total}] ${this.failed} failed so far · ${doing}`;
+    const width = this.sink.columns?.();
+    this.sink.write(`\r\x1b[2K${width !== undefined && width > 1 && line.length >= width ? `${line.slice(0, width - 2)}…` : line}`);
   }
 }
 

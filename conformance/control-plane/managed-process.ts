@@ -29,7 +29,9 @@ export class ManagedProcess {
   ) {
     const log = openSync(logFile, "a");
     try {
-      this.child = spawn(binary, args, { stdio: ["ignore", log, log], env });
+      // A process group of its own: a Ctrl-C at the terminal reaches the harness only, which then
+      // deletes the run's namespaces on a server still up, and stops it afterwards.
+      this.child = spawn(binary, args, { stdio: ["ignore", log, log], env, detached: true });
     } finally {
       closeSync(log);
     }

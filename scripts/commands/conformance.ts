@@ -111,6 +111,8 @@ export const conformanceCommand: CliCommand = {
     const starting = new AbortController();
     const interrupt = () => {
       interrupted = true;
+      // The redrawn progress line is on stdout: clear it, so the message starts a line of its own.
+      if (reporter === "tty") process.stdout.write("\r\x1b[2K");
       output.err("interrupted: stopping running cases and deleting the run's namespaces (Ctrl-C again to quit at once)");
       starting.abort();
       current?.abort();
@@ -132,7 +134,7 @@ export const conformanceCommand: CliCommand = {
         keepNamespaces: flags.values.get("keep-namespaces") === true,
         command: reproducingCommand(args),
         // A terminal line is redrawn in place (raw writes); plain progress is whole lines, through `output`.
-        progress: reporter === "tty" ? { isTTY: true, write: (text) => process.stdout.write(text) } : { isTTY: false, write: (text) => output.out(text.replace(/\n$/, "")) },
+        progress: reporter === "tty" ? { isTTY: true, write: (text) => process.stdout.write(text), columns: () => process.stdout.columns } : { isTTY: false, write: (text) => output.out(text.replace(/\n$/, "")) },
         onWarning: (message) => output.err(`warning: ${message}`),
         onRunStarted: (run) => {
           current = run;
