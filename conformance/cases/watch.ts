@@ -23,7 +23,7 @@ const BOOKMARK_BOUND_MS = 75_000;
 export const EVENT_BOUND_MS = 10_000;
 
 /** How long a stream must stay silent before a case concludes nothing more is coming. */
-export function quietMs(context: CaseContext): number {
+export function quietMs(context: Pick<CaseContext, "virtualTime">): number {
   // Virtual-time servers push events synchronously with the write; real ones may lag a little.
   return context.virtualTime ? 100 : 750;
 }
@@ -234,7 +234,8 @@ type WatchStart = { kind: "gone"; form: string } | { kind: "events"; events: Wat
  * §2.4 and §6 know no ERROR event), either form for kubernetes (1.26 sends HTTP 200 and an ERROR
  * event, transcript expiry-watch-old; client-go takes a plain 410 alike).
  */
-async function watchStart(stream: WatchStream, objects: Scope, expectedCount: number, dialect: Dialect): Promise<WatchStart> {
+async function watchStart(stream: WatchStream, objects: Scope, expectedCount: number, context: Pick<CaseContext, "dialect" | "virtualTime">): Promise<WatchStart> {
+  const { dialect } = context;
   if (stream.status === 410) {
     const body = await stream.next(EVENT_BOUND_MS);
     const status = body === undefined || body === "timeout" ? undefined : (body as any);
@@ -249,12 +250,12 @@ async function watchStart(stream: WatchStream, objects: Scope, expectedCount: nu
     if (!isGoneStatus(first.object)) return { kind: "other", detail: `an ERROR event whose object is not a 410 Status: ${JSON.stringify(first.object).slice(0, 200)}` };
     // Nothing may follow the error: the watch is over.
     const rest = collected.events.slice(1);
-    if (rest.length === 0) rest.push(...(await drainEvents(stream, objects, 1000)).events);
+    if (rest.length === 0) rest.push(...(await drainEvents(stream, objects, quietMs(context))).events);
     if (rest.length > 0) return { kind: "other", detail: `events after the 410 ERROR event: ${rest.map(describeEvent).join(", ")}` };
     checkAnswerForm(dialect, "watch-expired", "error-event", "a watch from a resourceVersion no longer retained answered HTTP 200, then an ERROR event with a 410 Status");
     return { kind: "gone", form: "HTTP 200 then an ERROR event" };
   }
-  return { kind: "events", events: [...collected.events, ...(await drainEvents(stream, objects, 750)).events] };
+  return { kind: "events", events: [...collected.events, ...(await drainEvents(stream, objects, quietMs(context))).events] };
 }
 
 /** Splits a body into its top-level JSON documents; `error` says where it is not a series of documents. */
@@ -545,7 +546,7 @@ export const watchCases = defineCases("watch", [
         probe: async () => {
           const stream = await openWatch(context, `resourceVersion=${q(listed.resourceVersion)}`);
           try {
-            const start = await watchStart(stream, objects, changes.length, context.dialect);
+            const start = await watchStart(stream, objects, changes.length, context);
             if (start.kind === "other") check(false, `a watch from a compacted resourceVersion: expected 410 (a 410 Status, or HTTP 200 and an ERROR event with a 410 Status), got ${start.detail}`);
             if (start.kind === "gone") return start;
             // Until then, the server still holds the version: the watch must replay every change since.
@@ -582,7 +583,7 @@ export const watchCases = defineCases("watch", [
       changes.push(await updateObject(context, objects.name("a"), { v: "3" }));
       const stream = await openWatch(context, `resourceVersion=${q(listed.resourceVersion)}`);
       try {
-        const start = await watchStart(stream, objects, changes.length, context.dialect);
+        const start = await watchStart(stream, objects, changes.length, context);
         if (start.kind === "gone") {
           // A real server serves watches from its cache, which may hold less (doc 1 §7: "cache dependent").
           check(context.historyWindowMs === undefined, `a watch from a resourceVersion ${waitMs / 1000} s old (${describeRetention(retention)}) got 410 (${start.form})`);
