@@ -19,6 +19,7 @@
  * `test` of an absent member against null.
  */
 import { cloneJson, setMember, type JsonValue } from "./json-value.ts";
+import { maxNestingDepth, nestingDepthOf } from "./nesting-depth.ts";
 
 /** One operation of a patch, checked: the members RFC 6902 requires for its `op` are present and well-typed. */
 export type JsonPatchOperation =
@@ -32,7 +33,8 @@ export type JsonPatchFailure =
   | "too-many-operations" // more than maxJsonPatchOperations (413)
   | "invalid-operation" // unknown op, missing or mistyped member, malformed pointer, move into itself (422)
   | "path-not-found" // a pointer names nothing, or an array index is out of range (422)
-  | "test-failed"; // a test op found another value (422)
+  | "test-failed" // a test op found another value (422)
+  | "too-deep"; // an op would nest the document past maxNestingDepth (422, as a patched object Kubernetes cannot decode)
 
 /** The most operations a Kubernetes server applies in one JSON patch. */
 export const maxJsonPatchOperations = 10000;
@@ -186,6 +188,7 @@ function applyOperation(document: JsonValue, operation: JsonPatchOperation, inde
         return document;
       case "replace": {
         const tokens = parseJsonPointer(operation.path);
+        checkDepth(tokens, operation.value);
         if (tokens.length === 0) return cloneJson(operation.value);
         const { container, token } = locate(document, tokens);
         // Unlike add, replace needs the target to exist (RFC 6902 §4.3).
@@ -268,11 +271,21 @@ function get(document: JsonValue, tokens: readonly string[]): JsonValue {
 }
 
 function add(document: JsonValue, tokens: readonly string[], value: JsonValue): JsonValue {
+  checkDepth(tokens, value);
   if (tokens.length === 0) return value;
   const { container, token } = locate(document, tokens);
   if (Array.isArray(container)) container.splice(arrayIndex(container, token, true), 0, value);
   else setMember(container, token, value);
   return document;
+}
+
+// The body's depth was bounded on the way in, but copy and move can nest the document deeper with
+// each operation (copying a member into itself doubles its depth), so each placed value is checked
+// where it lands, before anything recursive (the next op's clone, the response) sees the result.
+function checkDepth(tokens: readonly string[], value: JsonValue): void {
+  if (tokens.length + nestingDepthOf(value) > maxNestingDepth) {
+    throw new JsonPatchError("too-deep", `${formatJsonPointer(tokens)}: the result would nest deeper than ${maxNestingDepth} levels`);
+  }
 }
 
 function remove(document: JsonValue, tokens: readonly string[]): JsonValue {

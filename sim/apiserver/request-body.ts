@@ -3,12 +3,15 @@
  * body-too-large), accepted media types (415, content-type-text; which ones is
  * media-negotiation.ts's `negotiateInput`), JSON, YAML or Protobuf objects only (400 for malformed
  * JSON or a non-object, body-malformed and body-array; for a Protobuf body with a wrong prefix or
- * that does not decode).
+ * that does not decode), nesting no deeper than nesting-depth.ts allows (400, checked on the text
+ * before any parser or recursive code sees it).
  */
 import { parse as parseYaml } from "yaml";
 import { maxRequestBodyBytes } from "../../spec/doc1/limits.ts";
 import { badRequest, failure } from "./api-error.ts";
 import type { Serialization } from "./media-negotiation.ts";
+import { exceedsNestingDepth, jsonDepthExcess, maxNestingDepth } from "./nesting-depth.ts";
+import { yamlDepthExcess } from "./yaml-nesting-depth.ts";
 import { decodeObject as decodeProtobufObject, ProtobufDecodeError } from "./protobuf/index.ts";
 
 /** Media types of PATCH bodies, and how each patch is applied. */
@@ -57,7 +60,9 @@ export function unsupportedMediaType(accepted: readonly string[]): ReturnType<ty
 export function decodeObject(bytes: Uint8Array, serialization: Serialization, kind: string): Record<string, unknown> {
   if (serialization === "protobuf") {
     try {
-      return decodeProtobufObject(bytes).object;
+      const { object } = decodeProtobufObject(bytes);
+      if (exceedsNestingDepth(object)) throw badRequest(`the object provided is unrecognized (must be of type ${kind}): exceeded max depth`);
+      return object;
     } catch (error) {
       // Kubernetes' transformDecodeError, without its summary of the body.
       if (error instanceof ProtobufDecodeError) throw badRequest(`the object provided is unrecognized (must be of type ${kind}): ${error.message}`);
@@ -65,6 +70,7 @@ export function decodeObject(bytes: Uint8Array, serialization: Serialization, ki
     }
   }
   const text = new TextDecoder().decode(bytes);
+  checkObjectDepth(text, bytes, serialization, kind);
   let value: unknown;
   try {
     value = serialization === "yaml" ? parseYaml(text) : JSON.parse(text);
@@ -74,16 +80,68 @@ export function decodeObject(bytes: Uint8Array, serialization: Serialization, ki
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw unrecognized(kind, "json parse error: the body is not a JSON object");
   }
+  // YAML aliases can nest a value deeper than its text (each alias of a chain adds a level); Kubernetes
+  // converts YAML to JSON and refuses that JSON past its depth.
+  if (serialization === "yaml" && exceedsNestingDepth(value)) {
+    throw unrecognized(kind, `json parse error: invalid character '[' exceeded max depth (${bodySummary(bytes, "hex")})`);
+  }
   return value as Record<string, unknown>;
 }
 
-/** Decodes a JSON document of any shape (patch bodies). */
+/**
+ * Refuses a JSON or YAML object body nested past maxNestingDepth, with Kubernetes' messages (a JSON
+ * body: "couldn't get version/kind; json parse error: invalid character '{' exceeded max depth
+ * (<body>)"; a YAML body: "yaml: line 6: exceeded max depth of 10000 (<hex>)", the line only past
+ * the first, as go-yaml reports scanner errors).
+ */
+function checkObjectDepth(text: string, bytes: Uint8Array, serialization: Serialization, kind: string): void {
+  if (serialization === "yaml") {
+    const excess = yamlDepthExcess(text);
+    if (excess === undefined) return;
+    const line = excess.line > 1 ? `line ${excess.line}: ` : "";
+    throw badRequest(`the object provided is unrecognized (must be of type ${kind}): yaml: ${line}exceeded max depth of ${maxNestingDepth} (${bodySummary(bytes, "hex")})`);
+  }
+  const bracket = jsonDepthExcess(text);
+  if (bracket !== undefined) throw unrecognized(kind, `json parse error: invalid character '${bracket}' exceeded max depth (${bodySummary(bytes, "text")})`);
+}
+
+/** Decodes a JSON document of any shape (patch and DeleteOptions bodies), no deeper than maxNestingDepth. */
 export function decodeJson(bytes: Uint8Array): unknown {
+  const text = new TextDecoder().decode(bytes);
+  const bracket = jsonDepthExcess(text);
+  if (bracket !== undefined) throw badRequest(`error decoding patch: ${depthMessage(bracket)}`);
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(text);
   } catch (error) {
     throw badRequest(`error decoding patch: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Decodes a PATCH body as `decodeJson` does. A strategic merge patch nested too deep is refused
+ * without the "error decoding patch: " prefix, as Kubernetes answers it (recorded against 1.26.4).
+ */
+export function decodePatch(bytes: Uint8Array, kind: PatchKind): unknown {
+  if (kind === "strategic") {
+    const bracket = jsonDepthExcess(new TextDecoder().decode(bytes));
+    if (bracket !== undefined) throw badRequest(depthMessage(bracket));
+  }
+  return decodeJson(bytes);
+}
+
+// Go's encoding/json scanner error past its depth.
+function depthMessage(bracket: "{" | "["): string {
+  return `invalid character '${bracket}' exceeded max depth`;
+}
+
+/**
+ * The body as Kubernetes quotes it after a decode error: its first 30 bytes, " ..." when there is
+ * more; as text for JSON, in hex for YAML (as recorded against 1.26.4).
+ */
+function bodySummary(bytes: Uint8Array, form: "text" | "hex"): string {
+  const head = bytes.subarray(0, 30);
+  const shown = form === "hex" ? Buffer.from(head).toString("hex") : new TextDecoder().decode(head);
+  return bytes.byteLength > 30 ? `${shown} ...` : shown;
 }
 
 function unrecognized(kind: string, why: string) {
