@@ -11,7 +11,7 @@ import { decodeObject, readBody } from "./request-body.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 import { storageKey, withTypeMeta } from "./stored-resource.ts";
 import { withCreateDefaults } from "./type-defaults.ts";
-import { unknownFields, withoutUnknownFields } from "./unknown-fields.ts";
+import { unknownFields, unknownFieldsWarning, withoutUnknownFields } from "./unknown-fields.ts";
 import { checkRequestValueTypes } from "./value-types.ts";
 
 /** A decoded request object, checked against the type, and the Warning header its unknown fields earn. */
@@ -31,10 +31,7 @@ export async function decodeRequestObject(
     const listed = unknown.map((field) => `unknown field ${JSON.stringify(field)}`).join(", ");
     throw badRequest(`${type.kind} in version "${type.version}" cannot be handled as a ${type.kind}: strict decoding error: ${listed}`);
   }
-  const warnings: Record<string, string> =
-    unknown.length > 0 && validation === "Warn"
-      ? { warning: unknown.map((field) => `299 - ${JSON.stringify(`unknown field ${JSON.stringify(field)}`)}`).join(", ") }
-      : {};
+  const warnings = validation === "Warn" ? unknownFieldsWarning(unknown) : {};
   const known = withoutUnknownFields(object, unknown);
   checkRequestValueTypes(type, known);
   return { object: known, warnings };

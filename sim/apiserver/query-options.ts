@@ -1,5 +1,6 @@
 /** Query parameters of resource requests (doc 1 §4.2), parsed once with Kubernetes' errors. */
 import { badRequest, failure, type ApiError } from "./api-error.ts";
+import { goQuote } from "./object-names.ts";
 
 /** A boolean flag: present with "", "1", "true" or "t" is true (doc 1 §4.2: "value 1 is used"). */
 export function flag(query: URLSearchParams, name: string): boolean {
@@ -10,12 +11,23 @@ export function flag(query: URLSearchParams, name: string): boolean {
   throw badRequest(`invalid boolean value for ${name}: ${JSON.stringify(value)}`);
 }
 
-/** A non-negative integer parameter, or undefined when absent. */
-export function nonNegativeInteger(query: URLSearchParams, name: string): number | undefined {
-  const value = query.get(name);
-  if (value === null || value === "") return undefined;
-  if (!/^[0-9]+$/.test(value)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
-  return Number(value);
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * `timeoutSeconds` of a list or watch (ListOptions), undefined when absent. Kubernetes parses it
+ * with Go's strconv.ParseInt(value, 10, 64): a sign is allowed and a negative value parses, but
+ * anything else, the empty string included, is 400 BadRequest with ParseInt's own message
+ * (transcripts list-timeout-abc, watch-timeout-abc, list-timeout-empty, list-timeout-huge,
+ * list-timeout-negative in spec/reference/kube-apiserver-1.26/transcripts-metadata-validation.jsonl).
+ */
+export function timeoutSeconds(query: URLSearchParams): number | undefined {
+  const value = query.get("timeoutSeconds");
+  if (value === null) return undefined;
+  if (!/^[+-]?[0-9]+$/.test(value)) throw badRequest(`strconv.ParseInt: parsing ${goQuote(value)}: invalid syntax`);
+  const parsed = BigInt(value);
+  if (parsed < INT64_MIN || parsed > INT64_MAX) throw badRequest(`strconv.ParseInt: parsing ${goQuote(value)}: value out of range`);
+  return Number(parsed);
 }
 
 /** A string parameter, undefined when absent or empty (Kubernetes treats both as unset). */

@@ -7,6 +7,9 @@
  * fields of every kind. A custom resource's top level is its definition's business (its schema may
  * preserve unknown fields), so it is left alone.
  */
+import { failure } from "./api-error.ts";
+import { invalidValueMessage } from "./object-names.ts";
+import type { FieldValidation } from "./query-options.ts";
 import type { ResourceType } from "./resource-types.ts";
 
 const OBJECT_META_FIELDS = new Set([
@@ -63,4 +66,33 @@ export function withoutUnknownFields(object: Record<string, unknown>, unknown: r
     kept["metadata"] = Object.fromEntries(Object.entries(metadata).filter(([field]) => !dropped.has(`metadata.${field}`)));
   }
   return kept;
+}
+
+/** The Warning header Kubernetes sends for unknown fields under fieldValidation=Warn (transcript create-warn-unknown-field). */
+export function unknownFieldsWarning(unknown: readonly string[]): Record<string, string> {
+  if (unknown.length === 0) return {};
+  return { warning: unknown.map((field) => `299 - ${JSON.stringify(`unknown field ${JSON.stringify(field)}`)}`).join(", ") };
+}
+
+/**
+ * A patched object as Kubernetes decodes it into its Go type: unknown fields (`spec` on a
+ * ConfigMap, a `__proto__` member, which JSON.parse and the patch code keep as an ordinary own
+ * member) dropped with a Warning under Warn, silently under Ignore, and under Strict a 422 on
+ * field `patch`, unlike the 400 of a create (transcripts patch-merge-spec-proto,
+ * patch-merge-spec-proto-strict, patch-merge-spec-ignore in transcripts-metadata-validation.jsonl).
+ * The patched document is re-encoded from a Go map before decoding, so the fields come sorted.
+ */
+export function decodePatchedObject(
+  type: ResourceType,
+  patched: Record<string, unknown>,
+  validation: FieldValidation,
+): { object: Record<string, unknown>; warnings: Record<string, string> } {
+  const unknown = unknownFields(type, patched).sort();
+  if (unknown.length === 0) return { object: patched, warnings: {} };
+  if (validation === "Strict") {
+    const why = `strict decoding error: ${unknown.map((field) => `unknown field ${JSON.stringify(field)}`).join(", ")}`;
+    const message = invalidValueMessage(JSON.stringify(patched), why);
+    throw failure("Invalid", ` "" is invalid: patch: ${message}`, { causes: [{ reason: "FieldValueInvalid", message, field: "patch" }] });
+  }
+  return { object: withoutUnknownFields(patched, unknown), warnings: validation === "Warn" ? unknownFieldsWarning(unknown) : {} };
 }

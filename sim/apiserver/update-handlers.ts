@@ -9,16 +9,19 @@ import type { StoredObject } from "../store/stored-object.ts";
 import { badRequest, conflict, failure, fromStoreError, notFound } from "./api-error.ts";
 import { createObject, decodeRequestObject, isDryRun } from "./create-handler.ts";
 import { admit } from "./admission/admission-chain.ts";
+import { validateStatusWriteMetadata } from "./admission/object-validation.ts";
 import { applyJsonPatch, JsonPatchError } from "./json-patch.ts";
 import { applyMergePatch } from "./json-merge-patch.ts";
 import { applyStrategicMergePatch, StrategicMergePatchError, type JsonObject } from "./strategic-merge-patch.ts";
 import { carryOverMetadata, checkKind, metadataOf } from "./object-stamping.ts";
+import { fieldValidation } from "./query-options.ts";
 import { parseResourceVersion } from "./read-revision.ts";
 import { negotiateRepresentation } from "./representation.ts";
-import { decodeJson, mediaTypeOf, PATCH_MEDIA_TYPES, readBody, unsupportedMediaType, type PatchKind } from "./request-body.ts";
+import { decodePatch, mediaTypeOf, PATCH_MEDIA_TYPES, readBody, unsupportedMediaType, type PatchKind } from "./request-body.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 import { storageKey, withoutTypeMeta, withTypeMeta } from "./stored-resource.ts";
 import { tracksGeneration } from "./type-defaults.ts";
+import { decodePatchedObject } from "./unknown-fields.ts";
 import { checkPatchedValueTypes } from "./value-types.ts";
 
 /** PUT of an object, or of its status subresource. */
@@ -63,13 +66,14 @@ export async function handlePatch(context: ServerContext, target: ResourceReques
   const patchKind = PATCH_MEDIA_TYPES[mediaType as keyof typeof PATCH_MEDIA_TYPES];
   if (patchKind === undefined) throw unsupportedMediaType([...Object.keys(PATCH_MEDIA_TYPES), "application/apply-patch+yaml"]);
   const dry = isDryRun(context, target, "PatchOptions");
-  const patch = decodeJson(await readBody(target.request));
+  const patch = decodePatch(await readBody(target.request), patchKind);
   const current = context.store.get(storageKey(type, target.namespace, target.name!));
   if (current === undefined) throw notFound(type, target.name!);
   const patched = applyPatch(patchKind, type.kind, withTypeMeta(type, current), patch);
   checkKind(type, patched);
   checkPatchedValueTypes(type, patched);
-  const metadata = metadataOf(patched);
+  const { object: decoded, warnings } = decodePatchedObject(type, patched, fieldValidation(target.query));
+  const metadata = metadataOf(decoded);
   if (metadata["name"] !== target.name) throw badRequest(`the name of the object (${String(metadata["name"] ?? "")}) does not match the name on the URL (${target.name})`);
   // A resourceVersion the patch sets is a precondition (Kubernetes: Conflict when it is stale).
   const resourceVersion = metadata["resourceVersion"];
@@ -77,8 +81,8 @@ export async function handlePatch(context: ServerContext, target: ResourceReques
     typeof resourceVersion === "string" && resourceVersion !== current.metadata.resourceVersion
       ? parseResourceVersion(context, resourceVersion)
       : undefined;
-  const updated = commitUpdate(context, target, current, withoutTypeMeta(patched), expectedRevision, dry);
-  return representation.object(200, withTypeMeta(type, updated));
+  const updated = commitUpdate(context, target, current, withoutTypeMeta(decoded), expectedRevision, dry);
+  return representation.object(200, withTypeMeta(type, updated), warnings);
 }
 
 function applyPatch(kind: PatchKind, typeKind: string, document: Record<string, unknown>, patch: unknown): Record<string, unknown> {
@@ -124,6 +128,7 @@ export function commitUpdate(
   const { type } = target;
   const proposed = nextState(target, current, requested);
   // The status subresource changes no spec, so only writes of the main resource go through admission.
+  if (target.subresource === "status") validateStatusWriteMetadata(type, target.name!, requested);
   const next = target.subresource === undefined ? admit(context, type, proposed, current, dry) : proposed;
   const key = storageKey(type, target.namespace, target.name!);
   const formatRevision = (revision: number) => context.store.formatRevision(revision);

@@ -13,7 +13,7 @@ import type { StoredObject } from "../store/stored-object.ts";
 import type { Watch, WatchEvent } from "../store/watch.ts";
 import { ApiError, badRequest, expiredResourceVersion, failure } from "./api-error.ts";
 import { objectFilter } from "./object-filter.ts";
-import { flag, nonNegativeInteger, optional } from "./query-options.ts";
+import { flag, optional, timeoutSeconds } from "./query-options.ts";
 import { awaitRevision, parseResourceVersion } from "./read-revision.ts";
 import { negotiateRepresentation } from "./representation.ts";
 import { apiVersionOf } from "./resource-types.ts";
@@ -30,7 +30,11 @@ export async function handleWatch(context: ServerContext, target: ResourceReques
   const representation = negotiateRepresentation(context, target, { watch: true, collection: true });
   const headers = { "content-type": representation.contentType };
   const encode = representation.watchEncoder();
+  const seconds = timeoutSeconds(query);
   const start = await watchStart(context, query);
+  // A negative timeout has passed before the watch starts: Kubernetes answers 503 "context
+  // deadline exceeded" (transcript watch-timeout-negative); a list ignores it.
+  if (seconds !== undefined && seconds < 0) throw failure("ServiceUnavailable", "context deadline exceeded");
   const filter = watchFilter(target);
   let watch: Watch;
   try {
@@ -50,7 +54,7 @@ export async function handleWatch(context: ServerContext, target: ResourceReques
   }
   // Planted defect "resumed-watch-drops-first-event" (sim/apiserver/defects.ts): Start at Exact loses its first change.
   const dropFirst = context.defects.has("resumed-watch-drops-first-event") && start.fromRevision !== undefined;
-  return new Response(eventStream(context, target, watch, timeoutMs(context, query), encode, dropFirst), { status: 200, headers });
+  return new Response(eventStream(context, target, watch, timeoutMs(context, seconds), encode, dropFirst), { status: 200, headers });
 }
 
 /** Where the watch starts, from the watch table of doc 1 §4.7. */
@@ -86,8 +90,7 @@ function watchFilter(target: ResourceRequest): ((object: StoredObject) => boolea
  * How long the watch lasts: `timeoutSeconds`, else a random span between the minimum request
  * timeout and twice it, as Kubernetes spreads watch expiry so clients do not reconnect in step.
  */
-function timeoutMs(context: ServerContext, query: URLSearchParams): number {
-  const seconds = nonNegativeInteger(query, "timeoutSeconds");
+function timeoutMs(context: ServerContext, seconds: number | undefined): number {
   if (seconds !== undefined) return seconds * 1000;
   return Math.floor(minWatchTimeoutMs * (1 + context.rng.float()));
 }

@@ -21,6 +21,7 @@ const EXPECTED_CODES: Record<StatusReason, number> = {
   Timeout: 504,
   TooManyRequests: 429,
   InternalError: 500,
+  ServiceUnavailable: 503,
 };
 
 describe("status reasons", () => {

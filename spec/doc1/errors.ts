@@ -25,6 +25,9 @@ export const statusReasons = {
   TooManyRequests: { code: 429, transcript: undefined },
   // Kubernetes' bare 500s (transcripts list-rv-nonnumeric, list-rv-future-exact) carry no reason at all.
   InternalError: { code: 500, transcript: undefined },
+  // A watch whose timeoutSeconds is negative: "context deadline exceeded" (transcript
+  // watch-timeout-negative of transcripts-metadata-validation.jsonl, outside the main set).
+  ServiceUnavailable: { code: 503, transcript: undefined },
   Timeout: { code: 504, transcript: "list-rv-future" },
 } as const satisfies Record<string, { code: number; transcript: string | undefined }>;
 

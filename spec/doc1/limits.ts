@@ -47,6 +47,19 @@ export const maxRequestsInflight = 400;
 /** Concurrent mutating requests before 429; not shown in doc 1 (§8); Kubernetes' --max-mutating-requests-inflight is 200. */
 export const maxMutatingRequestsInflight = 200;
 
+/**
+ * Largest total of all annotation keys and values of one object, in bytes; not shown in doc 1
+ * (doc1/2.2/other-fields); Kubernetes refuses more with 422 "must have at most 262144 bytes"
+ * (transcripts annotations-total-exact, annotations-total-over).
+ */
+export const maxAnnotationsTotalBytes = 256 * 1024;
+
+/**
+ * Largest total of a ConfigMap's data and binaryData values, or of a Secret's data, in bytes; not
+ * shown in doc 1; Kubernetes' MaxSecretSize, refused with 422 (transcripts configmap-size-*, secret-size-*).
+ */
+export const maxConfigDataBytes = 1024 * 1024;
+
 /** One limit as a report shows it: value, unit, the clause it answers, and whose value it is. */
 export interface Limit {
   readonly name: string;
@@ -69,4 +82,6 @@ export const limits: readonly Limit[] = [
   { name: "minWatchTimeoutMs", value: minWatchTimeoutMs, unit: "ms", clause: "doc1/7/watch-unrecognized-may-wait", source: "kubernetes" },
   { name: "maxRequestsInflight", value: maxRequestsInflight, unit: "requests", clause: "doc1/8/not-shown/rate-limits", source: "kubernetes" },
   { name: "maxMutatingRequestsInflight", value: maxMutatingRequestsInflight, unit: "requests", clause: "doc1/8/not-shown/rate-limits", source: "kubernetes" },
+  { name: "maxAnnotationsTotalBytes", value: maxAnnotationsTotalBytes, unit: "bytes", clause: "doc1/2.2/other-fields", source: "kubernetes" },
+  { name: "maxConfigDataBytes", value: maxConfigDataBytes, unit: "bytes", clause: "doc1/2.2/other-fields", source: "kubernetes" },
 ];

@@ -24,7 +24,7 @@ export interface AdmissionConfig {
 export function admit(context: ServerContext, type: ResourceType, next: StoredObject, current: StoredObject | undefined, dry: boolean): StoredObject {
   if (dry) checkDryRunAllowed(context.admission.sideEffectPlugins, type.resource);
   const mutated = mutate(context, type, next, current, dry);
-  validateObject(type, mutated);
+  validateObject(type, mutated, current);
   return mutated;
 }
 

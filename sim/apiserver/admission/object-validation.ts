@@ -1,22 +1,54 @@
 /**
- * Validating admission: the required fields of the served kinds, as Kubernetes' validation
- * reports them (422 Invalid with one FieldValueRequired cause per missing field). Names are
- * checked at stamping (object-stamping.ts).
+ * Validating admission: the object's metadata (labels, annotations, finalizers:
+ * metadata-validation.ts), the data rules of ConfigMaps and Secrets (config-data-validation.ts) and
+ * the required fields of the served kinds, reported together in one 422 Invalid in Kubernetes'
+ * order, metadata first. Names are checked at stamping (object-stamping.ts).
  */
 import type { StoredObject } from "../../store/stored-object.ts";
 import type { StatusCause } from "../../../spec/doc1/errors.ts";
-import { invalid } from "../api-error.ts";
+import { failure, type ApiError } from "../api-error.ts";
+import { dataCauses } from "../config-data-validation.ts";
 import { structItems } from "../json-value.ts";
+import { createMetadataCauses, updateMetadataCauses } from "../metadata-validation.ts";
+import { invalidObjectMessage } from "../object-names.ts";
 import type { ResourceType } from "../resource-types.ts";
 
 type Json = Record<string, unknown>;
 
 const required = (field: string): StatusCause => ({ reason: "FieldValueRequired", message: "Required value", field });
 
-/** Throws 422 Invalid listing every required field `object` lacks. */
-export function validateObject(type: ResourceType, object: StoredObject): void {
-  const causes = missingFields(type.kind, object);
-  if (causes.length > 0) throw invalid(type.kind, object.metadata.name, causes, type.group === "" ? undefined : type.group);
+/**
+ * Throws 422 Invalid listing every problem of `object`, a create when `current` is undefined, else
+ * an update of it (Kubernetes reports metadata problems several times on an update).
+ */
+export function validateObject(type: ResourceType, object: StoredObject, current?: StoredObject): void {
+  const metadata = current === undefined ? createMetadataCauses(type.kind, object.metadata) : updateMetadataCauses(type.kind, object.metadata, undefined);
+  const causes = [...metadata, ...dataCauses(type.kind, object), ...missingFields(type.kind, object)];
+  if (causes.length > 0) throw invalidObject(type, object.metadata.name, causes);
+}
+
+/**
+ * Throws 422 Invalid when the metadata of a write to the status subresource breaks the rules: a
+ * real server validates it (and, for most kinds, applies it) although only status changes here.
+ */
+export function validateStatusWriteMetadata(type: ResourceType, name: string, requested: StoredObject): void {
+  const causes = updateMetadataCauses(type.kind, requested.metadata ?? {}, "status");
+  if (causes.length > 0) throw invalidObject(type, name, causes);
+}
+
+/**
+ * The 422 Status: `<Kind>[.group] "<name>" is invalid: …` naming each distinct cause once, as
+ * Kubernetes' error aggregate does, while `details.causes` keep every repetition (transcript
+ * update-bad-label).
+ */
+function invalidObject(type: ResourceType, name: string, causes: readonly StatusCause[]): ApiError {
+  const group = type.group === "" ? undefined : type.group;
+  return failure("Invalid", invalidObjectMessage(group === undefined ? type.kind : `${type.kind}.${group}`, name, causes), {
+    ...(name !== "" && { name }),
+    ...(group !== undefined && { group }),
+    kind: type.kind,
+    causes,
+  });
 }
 
 function missingFields(kind: string, object: StoredObject): StatusCause[] {
