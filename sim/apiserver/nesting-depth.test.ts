@@ -5,6 +5,7 @@ import { parseCustomResourceDefinition } from "./custom-resources.ts";
 import { exceedsNestingDepth, jsonDepthExcess, maxNestingDepth, nestingDepthOf } from "./nesting-depth.ts";
 import { testServer } from "./test-server.ts";
 import { yamlDepthExcess } from "./yaml-nesting-depth.ts";
+import { watchLineReader } from "./watch-line-reader.ts";
 
 const CM = "/api/v1/namespaces/default/configmaps";
 const JSON_TYPE = { "content-type": "application/json" };
@@ -203,24 +204,5 @@ spec:
 
 /** Opens a watch through the handler; `next()` reads one event line. */
 async function openWatch(server: ReturnType<typeof testServer>, pathAndQuery: string) {
-  const response = await server.server.handle(new Request(`http://test.local${pathAndQuery}`));
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffered = "";
-  return {
-    async next(): Promise<any> {
-      for (;;) {
-        const newline = buffered.indexOf("\n");
-        if (newline >= 0) {
-          const line = buffered.slice(0, newline);
-          buffered = buffered.slice(newline + 1);
-          return JSON.parse(line);
-        }
-        const { done, value } = await reader.read();
-        if (done) return undefined;
-        buffered += decoder.decode(value);
-      }
-    },
-    cancel: () => reader.cancel(),
-  };
+  return watchLineReader(await server.server.handle(new Request(`http://test.local${pathAndQuery}`)));
 }

@@ -1,36 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { DialectName } from "../../spec/dialects.ts";
 import { testServer } from "./test-server.ts";
+import { watchLineReader } from "./watch-line-reader.ts";
 
 const CM = "/api/v1/namespaces/default/configmaps";
 
 /** Opens a watch through the handler; `next()` reads one event line. */
 async function openWatch(server: ReturnType<typeof testServer>, query: string) {
   const response = await server.server.handle(new Request(`http://test.local${CM}?${query}`));
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffered = "";
-  return {
-    response,
-    async next(): Promise<any> {
-      for (;;) {
-        const newline = buffered.indexOf("\n");
-        if (newline >= 0) {
-          const line = buffered.slice(0, newline);
-          buffered = buffered.slice(newline + 1);
-          return JSON.parse(line);
-        }
-        const { done, value } = await reader.read();
-        if (done) {
-          const rest = buffered;
-          buffered = "";
-          return rest.trim() === "" ? undefined : JSON.parse(rest);
-        }
-        buffered += decoder.decode(value);
-      }
-    },
-    cancel: () => reader.cancel(),
-  };
+  return { response, ...watchLineReader(response) };
 }
 
 function server(dialect: DialectName = "kubernetes") {
