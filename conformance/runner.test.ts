@@ -153,4 +153,64 @@ describe("the runner", () => {
     ]);
     expect(await namespacePhase(namespace)).toMatch(/^(gone|deleting)$/);
   });
+
+  it("on abort, ends a case waiting in real time at once, reports it interrupted, and deletes its namespace", async () => {
+    let namespace = "";
+    const run = new ConformanceRun(realServer, { ...OPTIONS, slow: true });
+    const [waits] = defineCases("t", [
+      {
+        name: "waits",
+        clauses: ["doc1/1/http-methods"],
+        tags: ["mutating", "virtual-time"],
+        run: async (context) => {
+          namespace = context.namespace;
+          setTimeout(() => run.abort(), 50);
+          await context.pollUntil({ what: "nothing", withinMs: 60_000, probe: async () => undefined });
+        },
+      },
+    ]);
+    const started = performance.now();
+    const [result] = await run.run([waits!]);
+    expect([result?.status, result?.message]).toEqual(["skip", "interrupted (Ctrl-C) while it ran"]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(await namespacePhase(namespace)).toMatch(/^(gone|deleting)$/);
+  });
+
+  it("without a second credential on a real server, acts as a ServiceAccount made in the case's namespace, by impersonation", async () => {
+    // The embedded server serves no ServiceAccounts or Roles: this transport accepts those three
+    // creates, as a real cluster would, and passes everything else on.
+    const made: string[] = [];
+    const transport = async (request: Request) => {
+      const path = new URL(request.url).pathname;
+      if (request.method === "POST" && /\/(serviceaccounts|roles|rolebindings)$/.test(path)) {
+        made.push(path.split("/").slice(-1)[0]!);
+        return new Response("{}", { status: 201, headers: { "content-type": "application/json" } });
+      }
+      return embedded.identity.transport(request);
+    };
+    const server: Target = { ...realServer, kind: "server", restricted: undefined, identity: { ...embedded.identity, transport } };
+    let forbidden = "";
+    const [needsIdentity] = defineCases("t", [
+      {
+        name: "restricted",
+        clauses: ["doc1/5/forbidden"],
+        tags: ["needs-second-identity"],
+        run: async (context) => {
+          const answer = await context.restricted!.get(`/api/v1/namespaces/${context.namespace}/secrets`);
+          forbidden = `${answer.status} ${answer.json?.message}`;
+        },
+      },
+    ]);
+    const [result] = await new ConformanceRun(server, OPTIONS).run([needsIdentity!]);
+    expect([result?.status, result?.message]).toEqual(["pass", ""]);
+    expect(made).toEqual(["serviceaccounts", "roles", "rolebindings"]);
+    // The embedded server honours the header: the ServiceAccount, not the admin, was refused.
+    expect(forbidden).toMatch(/^403 secrets is forbidden: User "system:serviceaccount:orb-conformance-[0-9a-f]+-\d+:orb-conformance-restricted" cannot list resource "secrets"/);
+    // Where the server cannot make one, the case is skipped, saying why.
+    const [skipped] = await new ConformanceRun({ ...server, identity: embedded.identity }, OPTIONS).run([needsIdentity!]);
+    expect([skipped?.status, skipped?.message]).toEqual([
+      "skip",
+      "needs a second identity: give --restricted-token or --restricted-kubeconfig (creating the restricted identity's ServiceAccount answered HTTP 404, so none could be made by impersonation)",
+    ]);
+  });
 });
