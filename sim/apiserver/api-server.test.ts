@@ -34,6 +34,33 @@ describe("system namespaces and discovery (doc 1 §4.1, §9)", () => {
     const unknownResource = await call("GET", "/api/v1/nosuchthings");
     expect([unknownResource.status, unknownResource.json.reason]).toEqual([404, "NotFound"]);
   });
+
+  // What kube-apiserver 1.26.4 answered, recorded 2026-11-25: a NotFound Status with empty details
+  // under /api and served groups (plain text only for an unknown group), an encoded slash read as
+  // a separator (never a 500, never part of a name or namespace).
+  it.each([
+    ["/api/v1/namespaces/default/configmaps/a/b/c/d", "the server could not find the requested resource"],
+    ["/api/v1/namespaces/default/configmaps/x/status/more", "the server could not find the requested resource"],
+    ["/api/v1/nodes/a/b/c", "the server could not find the requested resource"],
+    ["/api/v2", "the server could not find the requested resource"],
+    ["/api/v2/x", "the server could not find the requested resource"],
+    ["/apis/apps/v9/x", "the server could not find the requested resource"],
+    ["/apis/apps/v1/namespaces/default/deployments/a/b/c", "the server could not find the requested resource"],
+    ["/api/v1/namespaces/default/configmaps/x%2F..", "the server could not find the requested resource"],
+    ["/api/v1/namespaces/default/configmaps/a%2Fb", "the server could not find the requested resource"],
+    ["/api/v1/namespaces/de%2Ffault/configmaps", "the server could not find the requested resource"],
+    ["/api/v1/namespaces/default/configmaps%2Fx", 'configmaps "x" not found'],
+  ])("GET %s: a 404 NotFound Status, as Kubernetes answers", async (path, message) => {
+    const { call } = testServer();
+    const answer = await call("GET", path);
+    expect([answer.status, answer.json?.kind, answer.json?.reason, answer.json?.message]).toEqual([404, "Status", "NotFound", message]);
+  });
+
+  it.each(["/apis/no.such/v1/x/a/b/c", "/apis/no.such/v1/x/a%2Fb"])("GET %s: plain-text 404 for a group nobody serves", async (path) => {
+    const { call } = testServer();
+    const answer = await call("GET", path);
+    expect([answer.status, answer.text]).toEqual([404, "404 page not found\n"]);
+  });
 });
 
 describe("create, get, update, patch (doc 1 §1, §2.1, §2.2)", () => {

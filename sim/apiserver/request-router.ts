@@ -45,8 +45,10 @@ export async function routeRequest(context: ServerContext, build: BuildInfo, req
     }
     case "resource-list": {
       const list = apiResourceList(registry, target.group, target.version);
-      return list === undefined ? pageNotFound() : jsonResponse(200, list);
+      return list === undefined ? notServed(context, target.group) : jsonResponse(200, list);
     }
+    case "not-served":
+      return notServed(context, target.group);
     case "openapi": {
       const document = openApiDocument(registry, dialect, target.path);
       return document === undefined ? pageNotFound() : jsonResponse(200, document);
@@ -63,9 +65,7 @@ export async function routeRequest(context: ServerContext, build: BuildInfo, req
 async function routeResource(context: ServerContext, request: Request, url: URL, target: ResourceTarget): Promise<Response> {
   const type = context.registry.find(target.group, target.version, target.resource);
   if (type === undefined) {
-    // An unknown group/version is plain text; an unknown resource in a served one is a Status (transcripts unknown-group, unknown-resource).
-    if (apiResourceList(context.registry, target.group, target.version) === undefined) return pageNotFound();
-    throw pathNotFound();
+    return notServed(context, target.group);
   }
   if (!type.namespaced && target.namespace !== undefined) throw pathNotFound();
   if (target.subresource !== undefined && type.subresources[target.subresource] === undefined) throw pathNotFound();
@@ -94,6 +94,17 @@ async function routeResource(context: ServerContext, request: Request, url: URL,
   if (!access.allowed) throw access.error;
   spendImpersonation(request, access);
   return handler(context, access.user === undefined ? resourceRequest : { ...resourceRequest, user: access.user });
+}
+
+/**
+ * The 404 for a path that names nothing served: plain text under `/apis/<group>` for a group the
+ * server does not serve, a NotFound Status anywhere else under `/api` and `/apis` (transcripts
+ * unknown-group, unknown-resource; kube-apiserver 1.26.4 answers a Status for `/api/v2/x`,
+ * `/apis/apps/v9/x` and paths too deep, recorded 2026-11-25).
+ */
+function notServed(context: ServerContext, group: string): Response {
+  if (group !== "" && apiGroup(context.registry, group) === undefined) return pageNotFound();
+  throw pathNotFound();
 }
 
 /** Kubernetes removes the Impersonate-* headers once honoured, so nothing after it acts on them again. */

@@ -26,6 +26,8 @@ export type RequestTarget =
   | { readonly kind: "resource-list"; readonly group: string; readonly version: string }
   | { readonly kind: "health"; readonly endpoint: "healthz" | "livez" | "readyz"; readonly check?: string }
   | { readonly kind: "openapi"; readonly path: string }
+  /** A path under `/api` or `/apis/<group>` that names nothing served (too deep, or an empty group). */
+  | { readonly kind: "not-served"; readonly group: string }
   | { readonly kind: "unknown" };
 
 // Subresources of namespaces, which would otherwise read as `/namespaces/<ns>/<resource>`.
@@ -33,10 +35,14 @@ const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
 
 /** Parses a URL path (already without query) into what it names. */
 export function parseRequestTarget(path: string): RequestTarget {
-  const segments = path.split("/").filter((segment) => segment !== "");
+  // Decoded before it is split, as Go's req.URL.Path is: an encoded slash separates segments like
+  // any other (kube-apiserver 1.26.4: `configmaps%2Fx` is `configmaps/x`), so it can never smuggle
+  // a slash into a name or namespace.
   let decoded: string[];
   try {
-    decoded = segments.map((segment) => decodeURIComponent(segment));
+    decoded = decodeURIComponent(path)
+      .split("/")
+      .filter((segment) => segment !== "");
   } catch {
     return { kind: "unknown" };
   }
@@ -69,10 +75,10 @@ function groupVersionPath(group: string, version: string, rest: string[]): Reque
   // `/namespaces/<ns>/<resource>[/<name>[/<subresource>]]`, except the namespace's own subresources.
   if (rest[0] === "namespaces" && rest.length >= 3 && !(rest.length === 3 && NAMESPACE_SUBRESOURCES.has(rest[2]!))) {
     const [, namespace, resource, name, subresource, ...extra] = rest;
-    if (extra.length > 0) return { kind: "unknown" };
+    if (extra.length > 0) return { kind: "not-served", group };
     return { ...base, namespace: namespace!, resource: resource!, ...(name !== undefined && { name }), ...(subresource !== undefined && { subresource }) };
   }
   const [resource, name, subresource, ...extra] = rest;
-  if (extra.length > 0) return { kind: "unknown" };
+  if (extra.length > 0) return { kind: "not-served", group };
   return { ...base, resource: resource!, ...(name !== undefined && { name }), ...(subresource !== undefined && { subresource }) };
 }
