@@ -1,7 +1,7 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { formatResultsJson, parseResults, readResultsFile, ResultsFileError, validateResults } from "./results-file.ts";
 import { sampleResults, trickyResults } from "./test-support/fixtures.ts";
 
@@ -86,6 +86,7 @@ describe("validateResults", () => {
 describe("readResultsFile", () => {
   it("reads a valid file, and tells a missing file from one that is not JSON", async () => {
     const dir = await mkdtemp(join(tmpdir(), "orb-results-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const good = join(dir, "results.json");
     await writeFile(good, formatResultsJson(sampleResults()));
     expect((await readResultsFile(good)).cases).toHaveLength(6);

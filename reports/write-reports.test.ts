@@ -1,14 +1,19 @@
-import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { parseResults } from "./results-file.ts";
 import { SECRETS, sampleResults, secretResults } from "./test-support/fixtures.ts";
 import { parseXml } from "./test-support/strict-xml.ts";
 import { writeReports } from "./write-reports.ts";
 
+const made: string[] = [];
+afterAll(() => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true }))));
+
 async function tempDir(): Promise<string> {
-  return mkdtemp(join(tmpdir(), "orb-reports-"));
+  const dir = await mkdtemp(join(tmpdir(), "orb-reports-"));
+  made.push(dir);
+  return dir;
 }
 
 describe("writeReports", () => {

@@ -1,7 +1,7 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli.ts";
 
 async function run(...argv: string[]) {
@@ -11,11 +11,12 @@ async function run(...argv: string[]) {
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
+let dir: string;
 let config: string;
 let invalid: string;
 
 beforeAll(async () => {
-  const dir = await mkdtemp(join(tmpdir(), "orb-match-image-cli-"));
+  dir = await mkdtemp(join(tmpdir(), "orb-match-image-cli-"));
   config = join(dir, "providers.yaml");
   invalid = join(dir, "invalid.yaml");
   const provider = (name: string, patterns: string[]) =>
@@ -24,6 +25,7 @@ beforeAll(async () => {
   await writeFile(config, header + provider("team", ["registry.example.io/team"]) + provider("wildcard", ["*.example.io"]) + provider("gcr", ["*.gcr.io"]));
   await writeFile(invalid, header + provider("bad/name", ["x.io"]));
 });
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("orb-harness match-image", () => {
   it("lists matching providers in combining order and exits 0", async () => {

@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatResultsJson } from "../../reports/results-file.ts";
 import { sampleResults } from "../../reports/test-support/fixtures.ts";
 import { parseXml } from "../../reports/test-support/strict-xml.ts";
@@ -22,6 +22,7 @@ beforeAll(async () => {
   resultsPath = join(dir, "results.json");
   await writeFile(resultsPath, formatResultsJson(sampleResults()));
 });
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("orb-harness report", () => {
   it("writes each format to --out, creating its directory, and exits 0 even for a run with failures", async () => {

@@ -1,8 +1,20 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../cli.ts";
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A scratch directory for one test's outputs, removed after the file's tests. */
+function scratchDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "simulate-"));
+  made.push(dir);
+  return dir;
+}
 
 async function run(...argv: string[]) {
   const out: string[] = [];
@@ -13,7 +25,7 @@ async function run(...argv: string[]) {
 
 describe("orb-harness simulate", () => {
   it("runs a scenario: summary, invariants line, time compression, trace hash last; writes results.json and index.html", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "simulate-"));
+    const dir = scratchDir();
     const { code, lines } = await run("simulate", "--scenario", "leader-election", "--seed", "9", "--duration", "2m", "--faults", "crash:leader@30s", "--report-dir", dir);
     expect(code).toBe(0);
     expect(lines).toContain("invariants: 2 held, 0 violated");
@@ -27,7 +39,7 @@ describe("orb-harness simulate", () => {
   });
 
   it("exits 1 when an invariant is violated, with the witness", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "simulate-"));
+    const dir = scratchDir();
     const { code, lines } = await run("simulate", "--scenario", "leader-election", "--seed", "1", "--duration", "90s", "--faults", "pause:leader@10s+30s", "--report-dir", dir);
     expect(code).toBe(1);
     expect(lines).toContain("invariants: 1 held, 1 violated");
@@ -35,7 +47,7 @@ describe("orb-harness simulate", () => {
   });
 
   it("node eviction with drawn fault classes and doc 2 / doc 3 overrides", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "simulate-"));
+    const dir = scratchDir();
     const { code, lines } = await run(
       "simulate", "--scenario", "node-eviction", "--seed", "4", "--duration", "10m", "--nodes", "6", "--zones", "2", "--pods", "24",
       "--faults", "partitions", "--node-monitor-grace-period", "30s", "--node-status-update-frequency", "5s", "--report-dir", dir,
@@ -54,7 +66,7 @@ describe("orb-harness simulate", () => {
   });
 
   it("takes leader election parameters from --controller-manager-flags, single doc 2 flags applied after it", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "simulate-"));
+    const dir = scratchDir();
     const { code, lines } = await run(
       "simulate", "--scenario", "leader-election", "--seed", "3", "--duration", "1m", "--candidates", "2", "--report-dir", dir,
       "--controller-manager-flags", "--leader-elect-lease-duration=20s --leader-elect-renew-deadline 12s --leader-elect-retry-period='3s' --leader-elect-resource-name=cm-lock",
@@ -68,7 +80,7 @@ describe("orb-harness simulate", () => {
   });
 
   it("takes node lifecycle parameters from --controller-manager-flags and node agent ones from --node-agent-config", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "simulate-"));
+    const dir = scratchDir();
     const config = path.join(dir, "node-agent.yaml");
     writeFileSync(config, "apiVersion: nodeagent.config.orb.io/v1beta1\nkind: NodeAgentConfiguration\nnodeStatusUpdateFrequency: 20s\nnodeLeaseDurationSeconds: 60\n");
     const { code, lines } = await run(
@@ -93,7 +105,7 @@ describe("orb-harness simulate", () => {
     const single = await run("simulate", "--scenario", "leader-election", "--leader-elect-renew-deadline", "20s");
     expect(single.code).toBe(1);
     expect(single.err).toMatch(/renew deadline 20s exceeds the lease duration/);
-    const dir = mkdtempSync(path.join(tmpdir(), "simulate-"));
+    const dir = scratchDir();
     const config = path.join(dir, "bad.yaml");
     writeFileSync(config, "apiVersion: nodeagent.config.orb.io/v1beta1\nkind: NodeAgentConfiguration\nnodeLeaseDurationSeconds: -1\nnodeStatusUpdateFrequncy: 1s\n");
     const file = await run("simulate", "--scenario", "node-eviction", "--node-agent-config", config);
@@ -104,7 +116,7 @@ describe("orb-harness simulate", () => {
   });
 
   it("exits 2 for an unreadable node agent file, an unbalanced quote, or a flag the scenario cannot use", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "simulate-"));
+    const dir = scratchDir();
     const kubelet = path.join(dir, "kubelet.yaml");
     writeFileSync(kubelet, "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n");
     const cases: [string[], RegExp][] = [

@@ -1,8 +1,8 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli.ts";
 
 async function run(...argv: string[]) {
@@ -22,6 +22,7 @@ beforeAll(async () => {
   await writeFile(file("bad.yaml"), `${header}readOnlyPort: 70000\nimageGCHighThresholdPercent: 70\nimageGCLowThresholdPercent: 80\n`);
   await writeFile(file("providers.yaml"), "apiVersion: nodeagent.config.orb.io/v1beta1\nkind: CredentialProviderConfig\nproviders:\n  - name: p\n    matchImages: ['*.example.io']\n    defaultCacheDuration: 1h\n    apiVersion: credentialprovider.nodeagent.orb.io/v1\n");
 });
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("orb-harness validate", () => {
   it("exits 0 for valid controller manager flags, 1 with one line per broken rule", async () => {
