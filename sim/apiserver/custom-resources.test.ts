@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CustomResourceDefinitionError, parseCustomResourceDefinition } from "./custom-resources.ts";
+import { WIDGETS } from "./sample-custom-resource.ts";
 import { testServer } from "./test-server.ts";
 
-const WIDGETS = `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.io}
-spec:
-  group: example.io
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget, shortNames: [wd]}
-  versions:
-    - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
-`;
 const PATH = "/apis/example.io/v1/namespaces/default/widgets";
 
 describe("custom resource definitions", () => {

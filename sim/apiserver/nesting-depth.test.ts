@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseCustomResourceDefinition } from "./custom-resources.ts";
 import { exceedsNestingDepth, jsonDepthExcess, maxNestingDepth, nestingDepthOf } from "./nesting-depth.ts";
+import { WIDGETS } from "./sample-custom-resource.ts";
 import { testServer } from "./test-server.ts";
 import { yamlDepthExcess } from "./yaml-nesting-depth.ts";
 import { watchLineReader } from "./watch-line-reader.ts";
@@ -189,18 +190,6 @@ describe("the YAML bracket bomb in a process of its own", () => {
     expect([child.status, child.stdout.trim()], child.stderr.slice(-500)).toEqual([0, "[400,400,200]"]);
   });
 });
-
-const WIDGETS = `
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.io}
-spec:
-  group: example.io
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget}
-  versions:
-    - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
-`;
 
 /** Opens a watch through the handler; `next()` reads one event line. */
 async function openWatch(server: ReturnType<typeof testServer>, pathAndQuery: string) {
