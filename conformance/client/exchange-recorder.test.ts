@@ -47,4 +47,13 @@ describe("the exchange recorder", () => {
     expect(exchange.requestHeaders).toEqual({ accept: "application/json" });
     expect(exchange.responseHeaders).toEqual({ "content-type": "application/json" });
   });
+
+  it("replaces the secrets' base64 and base64url forms too", () => {
+    // A secret whose two encodings differ ("/" and "_") and whose base64 is padded.
+    const secret = "token?>>";
+    const recorder = new ExchangeRecorder([secret]);
+    const body = `{"data":{"token":"${Buffer.from(secret).toString("base64")}"},"jwt":"x.${Buffer.from(secret).toString("base64url")}.y"}`;
+    expect(body).toBe('{"data":{"token":"dG9rZW4/Pj4="},"jwt":"x.dG9rZW4_Pj4.y"}');
+    expect(recorder.redact(body)).toBe('{"data":{"token":"[redacted]="},"jwt":"x.[redacted].y"}');
+  });
 });

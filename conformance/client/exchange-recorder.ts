@@ -13,7 +13,13 @@ const RESPONSE_HEADERS = ["content-type", "retry-after", "warning", "transfer-en
 export class ExchangeRecorder {
   readonly exchanges: Exchange[] = [];
 
-  constructor(private readonly secrets: readonly string[]) {}
+  /** Each secret as given and base64-encoded (a Secret's data, a basic-auth header), longest first. */
+  private readonly forms: readonly string[];
+
+  constructor(secrets: readonly string[]) {
+    const forms = secrets.filter((secret) => secret !== "").flatMap((secret) => [secret, Buffer.from(secret).toString("base64").replace(/=+$/, ""), Buffer.from(secret).toString("base64url")]);
+    this.forms = [...new Set(forms)].sort((a, b) => b.length - a.length);
+  }
 
   /** Records one exchange. */
   record(exchange: {
@@ -56,7 +62,7 @@ export class ExchangeRecorder {
   /** `text` with the run's secrets replaced: for transcripts, and for case messages (runner.ts). */
   redact(text: string): string {
     let result = text;
-    for (const secret of this.secrets) if (secret !== "") result = result.split(secret).join("[redacted]");
+    for (const form of this.forms) result = result.split(form).join("[redacted]");
     return result;
   }
 }

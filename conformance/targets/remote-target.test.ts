@@ -86,6 +86,13 @@ describe("a remote target", () => {
     await expect(connectRemoteTarget({ kubeconfig: path, context: "stranger", dialect: "auto" })).rejects.toThrow(/refused our credentials: HTTP 401/);
     await expect(connectRemoteTarget({ kubeconfig: path, context: "nowhere", dialect: "auto" })).rejects.toThrow(TargetError);
   });
+
+  it("says what is wrong with a malformed kubeconfig in one line, without quoting it (it holds credentials)", async () => {
+    const path = join(dir, "malformed");
+    writeFileSync(path, ["apiVersion: v1", "kind: Config", "users:", "- name: u", "  user:", "    token: quoted-secret-token", "     misplaced: indentation"].join("\n"));
+    const loading = connectRemoteTarget({ kubeconfig: path, dialect: "auto" });
+    await expect(loading).rejects.toThrow(new TargetError(`cannot load kubeconfig ${path}: bad indentation of a mapping entry (7:15)`));
+  });
 });
 
 describe("dialect detection", () => {

@@ -27,7 +27,7 @@ export interface Credentials {
 /** Where the target is and who we are there. */
 export type RemoteTargetOptions = (
   | { readonly server: string; readonly credentials: Credentials }
-  | { readonly kubeconfig: string; readonly context?: string }
+  | { readonly kubeconfig: string; readonly context?: string; readonly insecureSkipTlsVerify?: boolean }
 ) & {
   readonly dialect: "orb" | "kubernetes" | "auto";
   /** The second identity, for authorization cases. */
@@ -35,17 +35,31 @@ export type RemoteTargetOptions = (
 };
 
 const PROBE_TIMEOUT_MS = 10_000;
+/** Why a server's certificate failed verification (node's error codes): the user must say whom to trust. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_UNTRUSTED",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
 
 /** Connects to a real server, checks it answers /version as us, and detects its dialect. */
 export async function connectRemoteTarget(options: RemoteTargetOptions): Promise<Target> {
-  const main = "server" in options ? fromCredentials(options.server, options.credentials) : await fromKubeconfig(options.kubeconfig, options.context);
+  // kubectl's --insecure-skip-tls-verify overrides the kubeconfig: for both identities, on the one server.
+  const insecure = "kubeconfig" in options && options.insecureSkipTlsVerify === true;
+  const main = "server" in options ? fromCredentials(options.server, options.credentials) : await fromKubeconfig(options.kubeconfig, options.context, insecure);
   const version = await probe(main.url, main.identity);
   const restricted =
     options.restricted === undefined
       ? undefined
       : "token" in options.restricted
         ? withToken(main, options.restricted.token)
-        : (await fromKubeconfig(options.restricted.kubeconfig, options.restricted.context)).identity;
+        : (await fromKubeconfig(options.restricted.kubeconfig, options.restricted.context, insecure)).identity;
   const dialect: Dialect = options.dialect === "auto" ? await detectDialect(main.identity.transport, main.url, main.identity.authHeaders) : dialectByName(options.dialect);
   const secrets = [...main.secrets, ...(options.restricted && "token" in options.restricted ? [options.restricted.token] : [])];
   return {
@@ -96,13 +110,13 @@ function fromCredentials(server: string, credentials: Credentials): Connection {
   };
 }
 
-async function fromKubeconfig(path: string, context: string | undefined): Promise<Connection> {
+async function fromKubeconfig(path: string, context: string | undefined, insecureSkipTlsVerify: boolean): Promise<Connection> {
   const config = new KubeConfig();
   try {
     config.loadFromFile(path);
     if (context !== undefined) config.setCurrentContext(context);
   } catch (error) {
-    throw new TargetError(`cannot load kubeconfig ${path}: ${(error as Error).message}`);
+    throw new TargetError(`cannot load kubeconfig ${path}: ${withoutQuotedLines(error)}`);
   }
   const cluster = config.getCurrentCluster();
   if (cluster === null) throw new TargetError(`kubeconfig ${path} has no current cluster${context === undefined ? "" : ` for context ${context}`}`);
@@ -111,13 +125,13 @@ async function fromKubeconfig(path: string, context: string | undefined): Promis
   try {
     await config.applyToHTTPSOptions(options);
   } catch (error) {
-    throw new TargetError(`kubeconfig ${path}: cannot get credentials: ${(error as Error).message}`);
+    throw new TargetError(`kubeconfig ${path}: cannot get credentials: ${withoutQuotedLines(error)}`);
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.headers ?? {})) if (typeof value === "string") headers[name.toLowerCase()] = value;
   const text = (value: unknown) => (value === undefined ? undefined : Buffer.isBuffer(value) ? value.toString("utf8") : String(value));
   const key = text(options.key);
-  const tls = { ca: text(options.ca), cert: text(options.cert), key, rejectUnauthorized: cluster.skipTLSVerify !== true };
+  const tls = { ca: text(options.ca), cert: text(options.cert), key, rejectUnauthorized: cluster.skipTLSVerify !== true && !insecureSkipTlsVerify };
   const secrets = [headers["authorization"]?.replace(/^Bearer /, ""), key].filter((s): s is string => s !== undefined && s !== "");
   return {
     url: cluster.server.replace(/\/+$/, ""),
@@ -125,6 +139,14 @@ async function fromKubeconfig(path: string, context: string | undefined): Promis
     secrets,
     serverTls: { ca: tls.ca, rejectUnauthorized: tls.rejectUnauthorized },
   };
+}
+
+/**
+ * The first line of an error about a kubeconfig: the YAML parser goes on to quote the lines around
+ * the mistake, which may hold a token or a key (a user's credentials, printed to a CI log).
+ */
+function withoutQuotedLines(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.trim();
 }
 
 /**
@@ -171,8 +193,13 @@ async function probe(url: string, identity: Identity): Promise<string> {
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${PROBE_TIMEOUT_MS / 1000} s`)), PROBE_TIMEOUT_MS).unref()),
     ]);
   } catch (error) {
-    const cause = (error as { cause?: { message?: string } }).cause?.message;
-    throw new TargetError(`cannot reach ${url}: ${(error as Error).message}${cause ? ` (${cause})` : ""}`);
+    const cause = (error as { cause?: { message?: string; code?: string } }).cause;
+    if (cause?.code !== undefined && UNTRUSTED_CERTIFICATE.has(cause.code)) {
+      throw new TargetError(
+        `cannot reach ${url}: its certificate could not be verified (${cause.message}); give the CA that signed it with --certificate-authority FILE (in a kubeconfig: certificate-authority), or --insecure-skip-tls-verify to not verify it`,
+      );
+    }
+    throw new TargetError(`cannot reach ${url}: ${(error as Error).message}${cause?.message ? ` (${cause.message})` : ""}`);
   }
   if (response.status === 401 || response.status === 403) throw new TargetError(`${url} refused our credentials: HTTP ${response.status} on /version`);
   if (response.status !== 200) throw new TargetError(`${url}/version answered HTTP ${response.status}`);

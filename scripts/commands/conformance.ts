@@ -15,6 +15,16 @@ import { parseFlags, type ParsedFlags } from "../parse-flags.ts";
 const DEFAULT_TIMEOUT_S = 60;
 const DEFAULT_REPORT_DIR = "reports/out";
 const SECRET_FLAGS = new Set(["token", "restricted-token"]);
+/** The flags on how to reach and trust a server, and the targets that read each. */
+const CONNECTION_FLAG_TARGETS: Readonly<Record<string, string>> = {
+  token: "--server (a kubeconfig holds its own credentials)",
+  "certificate-authority": "--server (a kubeconfig holds its own)",
+  "client-certificate": "--server (a kubeconfig holds its own credentials)",
+  "client-key": "--server (a kubeconfig holds its own credentials)",
+  "insecure-skip-tls-verify": "--server or --kubeconfig",
+  context: "--kubeconfig",
+};
+const CONNECTION_FLAGS = ["token", "certificate-authority", "client-certificate", "client-key", "insecure-skip-tls-verify"];
 /** Exit code of a run stopped by Ctrl-C: 128 + SIGINT, as shells report it; the run is incomplete, never a pass. */
 const INTERRUPTED_EXIT = 130;
 
@@ -28,8 +38,9 @@ export const conformanceCommand: CliCommand = {
     "target (default: the embedded server on a loopback port):",
     "  --dialect orb|kubernetes|auto     names and answers to expect (embedded: orb; real servers: auto)",
     "  --server URL [--token T] [--certificate-authority FILE] [--client-certificate FILE --client-key FILE]",
-    "               [--insecure-skip-tls-verify]",
     "  --kubeconfig PATH [--context NAME]",
+    "  --insecure-skip-tls-verify        with --server or --kubeconfig: do not verify the server's certificate (as",
+    "                                    kubectl's flag; anyone between here and the server can then read the token)",
     "  --kube-assets [DIR] [--kube-profile default|fast-expiry]",
     "                                    start a real control plane from DIR (etcd, kube-apiserver, optionally",
     "                                    kube-controller-manager; default $KUBEBUILDER_ASSETS) on loopback ports, run",
@@ -138,6 +149,8 @@ export const conformanceCommand: CliCommand = {
         onWarning: (message) => output.err(`warning: ${message}`),
         onRunStarted: (run) => {
           current = run;
+          // Ctrl-C while the target was being reached: the run starts no case.
+          if (interrupted) run.abort();
         },
       });
       const reportDir = value("report-dir") ?? DEFAULT_REPORT_DIR;
@@ -170,6 +183,12 @@ function targetChoice(flags: ParsedFlags): TargetChoice {
   if (server !== undefined && kubeconfig !== undefined) throw new UsageError("give --server or --kubeconfig, not both");
   if ((value("client-certificate") === undefined) !== (value("client-key") === undefined)) {
     throw new UsageError("--client-certificate and --client-key go together");
+  }
+  // A connection flag the chosen target does not read would be ignored while the user believes it
+  // applies (an --insecure-skip-tls-verify or a --token that does nothing): refused instead.
+  const applies = server !== undefined ? CONNECTION_FLAGS : kubeconfig !== undefined ? ["insecure-skip-tls-verify", "context"] : [];
+  for (const [flag, where] of Object.entries(CONNECTION_FLAG_TARGETS)) {
+    if (flags.values.has(flag) && !applies.includes(flag)) throw new UsageError(`--${flag} goes with ${where}`);
   }
   const restrictedToken = value("restricted-token");
   const restrictedKubeconfig = value("restricted-kubeconfig");
@@ -209,15 +228,16 @@ function targetChoice(flags: ParsedFlags): TargetChoice {
         : {};
   const chosenDialect = (dialect as "orb" | "kubernetes" | "auto" | undefined) ?? "auto";
   const retention = compactionIntervalMs === undefined ? {} : { compactionIntervalMs };
+  const insecure = flags.values.get("insecure-skip-tls-verify") === true ? { insecureSkipTlsVerify: true } : {};
   if (kubeconfig !== undefined) {
     const context = value("context");
-    return { kind: "remote", kubeconfig, ...(context !== undefined && { context }), dialect: chosenDialect, ...restricted, ...retention };
+    return { kind: "remote", kubeconfig, ...(context !== undefined && { context }), ...insecure, dialect: chosenDialect, ...restricted, ...retention };
   }
   const credentials: Credentials = {
     ...(value("token") !== undefined && { token: value("token")! }),
     ...(value("certificate-authority") !== undefined && { certificateAuthority: value("certificate-authority")! }),
     ...(value("client-certificate") !== undefined && { clientCertificate: value("client-certificate")!, clientKey: value("client-key")! }),
-    ...(flags.values.get("insecure-skip-tls-verify") === true && { insecureSkipTlsVerify: true }),
+    ...insecure,
   };
   return { kind: "remote", server: server!, credentials, dialect: chosenDialect, ...restricted, ...retention };
 }
