@@ -95,7 +95,7 @@ describe("create, get, update, patch (doc 1 §1, §2.1, §2.2)", () => {
       ["malformed JSON", call("POST", CM, '{"kind": "ConfigMap", oops', { "content-type": "application/json" }), 400, "BadRequest"],
       ["JSON array", call("POST", CM, "[1,2,3]", { "content-type": "application/json" }), 400, "BadRequest"],
       ["text/plain body", call("POST", CM, "hello", { "content-type": "text/plain" }), 415, "UnsupportedMediaType"],
-      ["too large", call("POST", CM, JSON.stringify(configMap("big", { k: "x".repeat(3 * 1024 * 1024) }))), 413, "RequestEntityTooLarge"],
+      ["too large", call("POST", CM, JSON.stringify(configMap("big", { k: "x".repeat(3 * 1024 * 1024) })), { "content-type": "application/json" }), 413, "RequestEntityTooLarge"],
       ["no name", call("POST", CM, { metadata: {} }), 422, "Invalid"],
       ["PATCH a collection", call("PATCH", CM, {}, { "content-type": "application/merge-patch+json" }), 405, "MethodNotAllowed"],
       ["strict unknown field", call("POST", `${CM}?fieldValidation=Strict`, { ...configMap("strict"), bogusField: 1 }), 400, "BadRequest"],

@@ -15,6 +15,7 @@ import { badRequest, failure } from "./api-error.ts";
 import { goQuote, invalidValueMessage } from "./object-names.ts";
 import { jsonToMessage } from "./protobuf/convert.ts";
 import { ProtobufEncodeError } from "./protobuf/errors.ts";
+import { int64Parameter } from "./query-options.ts";
 import { decodeJson, decodeObject, mediaTypeOf, readBody } from "./request-body.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 
@@ -48,8 +49,10 @@ export async function readDeleteOptions(context: ServerContext, target: Resource
 
 function fromBody(context: ServerContext, target: ResourceRequest, bytes: Uint8Array): DeleteOptions {
   const protobuf = mediaTypeOf(target.request.headers.get("content-type")) === context.dialect.protobufMediaType.toLowerCase();
-  const body = protobuf ? decodeObject(bytes, "protobuf", "DeleteOptions") : decodeJson(bytes);
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw badRequest("DeleteOptions must be a JSON object");
+  // JSON null decodes to empty options, as Go's decoder reads it (kube-apiserver 1.26.4 deletes;
+  // recorded 2026-11-25, found by comparing with `fuzz --target http`).
+  const body = protobuf ? decodeObject(bytes, "protobuf", "DeleteOptions") : (decodeJson(bytes) ?? {});
+  if (typeof body !== "object" || Array.isArray(body)) throw badRequest("DeleteOptions must be a JSON object");
   try {
     jsonToMessage("DeleteOptions", body, { unknownFields: "drop" });
   } catch (error) {
@@ -58,7 +61,21 @@ function fromBody(context: ServerContext, target: ResourceRequest, bytes: Uint8A
     }
     throw error;
   }
-  // The types are Go's now: each field is absent, null, or of its type.
+  return deleteOptionsOf(body as Record<string, unknown>);
+}
+
+/**
+ * The DeleteOptions of a decoded object whose values already have Go's types (a DeleteOptions
+ * body, or an Eviction's `deleteOptions`), checked as apimachinery's ValidateDeleteOptions does.
+ */
+export function checkedDeleteOptions(body: Record<string, unknown>, metaGroup: string): DeleteOptions {
+  const options = deleteOptionsOf(body);
+  validate(options, metaGroup);
+  return options;
+}
+
+function deleteOptionsOf(body: Record<string, unknown>): DeleteOptions {
+  // Each field is absent, null, or of its Go type.
   const { preconditions, dryRun, gracePeriodSeconds, propagationPolicy, orphanDependents } = body as Record<string, any>;
   return {
     ...(preconditions != null && { preconditions: withoutNulls(preconditions) }),
@@ -74,18 +91,27 @@ function withoutNulls(preconditions: Record<string, unknown>): DeletePreconditio
   return { ...(typeof uid === "string" && { uid }), ...(typeof resourceVersion === "string" && { resourceVersion }) };
 }
 
+/**
+ * DeleteOptions from the query, as kube-apiserver 1.26.4 converts them (recorded 2026-11-25; found
+ * by comparing with `fuzz --target http`): gracePeriodSeconds with strconv.ParseInt (`""` and out
+ * of range are 400), a present propagationPolicy even when empty (then 422), and `uid` and
+ * `resourceVersion` as the preconditions they are in DeleteOptions (a stale one is 409).
+ */
 function fromQuery(query: URLSearchParams): DeleteOptions {
-  const grace = query.get("gracePeriodSeconds");
+  const gracePeriodSeconds = int64Parameter(query, "gracePeriodSeconds");
   const orphan = query.get("orphanDependents");
   const policy = query.get("propagationPolicy");
-  if (grace !== null && grace !== "" && !/^[+-]?[0-9]+$/.test(grace)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(grace)}: invalid syntax`);
   if (orphan !== null && orphan !== "" && ![...TRUE_WORDS, ...FALSE_WORDS].includes(orphan)) {
     throw badRequest(`strconv.ParseBool: parsing ${JSON.stringify(orphan)}: invalid syntax`);
   }
+  const uid = query.get("uid");
+  const resourceVersion = query.get("resourceVersion");
+  const preconditions = { ...(uid !== null && uid !== "" && { uid }), ...(resourceVersion !== null && resourceVersion !== "" && { resourceVersion }) };
   return {
-    ...(grace !== null && grace !== "" && { gracePeriodSeconds: Number(grace) }),
+    ...(gracePeriodSeconds !== undefined && { gracePeriodSeconds }),
     ...(orphan !== null && orphan !== "" && { orphanDependents: TRUE_WORDS.includes(orphan) }),
-    ...(policy !== null && policy !== "" && { propagationPolicy: policy }),
+    ...(policy !== null && { propagationPolicy: policy }),
+    ...(Object.keys(preconditions).length > 0 && { preconditions }),
   };
 }
 

@@ -7,6 +7,9 @@ import { WIDGETS } from "./sample-custom-resource.ts";
 import { testServer } from "./test-server.ts";
 import { yamlDepthExcess } from "./yaml-nesting-depth.ts";
 import { watchLineReader } from "./watch-line-reader.ts";
+import { readTranscriptFile, referenceDir, NESTING_DEPTH_FILE } from "../../spec/reference-transcripts.ts";
+import { DEEP_PATCH_TARGET, recordedDeepRequests } from "../fuzz/http/deep-bodies.ts";
+import { join } from "node:path";
 
 const CM = "/api/v1/namespaces/default/configmaps";
 const JSON_TYPE = { "content-type": "application/json" };
@@ -170,6 +173,35 @@ describe("request bodies nested past the bound (issue #14)", () => {
     const event = await watch.next();
     expect([event.type, event.object.metadata.name]).toEqual(["ADDED", "after"]);
     await watch.cancel();
+  });
+});
+
+describe("deep bodies against kube-apiserver 1.26's recorded answers (transcripts-nesting-depth.jsonl)", () => {
+  const recorded = new Map(readTranscriptFile(join(referenceDir, NESTING_DEPTH_FILE)).map((transcript) => [transcript.id, transcript]));
+  const message = (text: string | undefined) => /"message":"((?:[^"\\]|\\.)*)"/.exec(text ?? "")?.[1];
+
+  it("answers past Kubernetes' bound exactly as it does (the YAML message names our bound), and below it 400 where Kubernetes decodes (deviation nesting-depth-bound)", async () => {
+    const { call } = testServer();
+    await call("POST", "/api/v1/namespaces", { metadata: { name: "depth-rec" } });
+    const base = "/api/v1/namespaces/depth-rec";
+    await call("POST", `${base}/configmaps`, { metadata: { name: DEEP_PATCH_TARGET }, data: { k: "v" } });
+    const requests = recordedDeepRequests();
+    expect(requests.map((request) => request.id).filter((id) => !recorded.has(id))).toEqual([]);
+    for (const request of requests) {
+      const real = recorded.get(request.id)!;
+      const ours = await call(request.method, `${base}/${request.resourcePath}`, request.body, { "content-type": request.contentType });
+      expect([request.id, ours.status, ours.json?.reason]).toEqual([request.id, 400, "BadRequest"]);
+      if (request.depth > 10_000) {
+        // Kubernetes' own bound: the same 400 and, but for the bound a YAML message names, the same words.
+        expect(real.response.status, request.id).toBe(400);
+        expect(JSON.stringify(ours.json.message).slice(1, -1), request.id).toBe(message(real.response.body.text)!.replace("max depth of 10000", `max depth of ${maxNestingDepth}`));
+      } else {
+        // Below it Kubernetes decodes: an unknown field is dropped (201, 200), data's type refuses the value (400, 422).
+        const expected = request.shape.endsWith("-unknown") ? (request.method === "POST" ? 201 : 200) : request.method === "POST" ? 400 : 422;
+        expect([request.id, real.response.status]).toEqual([request.id, expected]);
+      }
+    }
+    expect((await call("GET", `${base}/configmaps`)).json.items.map((item: any) => item.metadata.name)).toEqual([DEEP_PATCH_TARGET]);
   });
 });
 

@@ -97,7 +97,7 @@ export type { JsonObject } from "./json-value.ts";
 export type StrategicMergePatchFailure =
   | "unsupported-kind" // not a built-in kind: custom resources take no strategic merge patch (415)
   | "malformed-directive" // $retainKeys / $setElementOrder / $deleteFromPrimitiveList not of their form (400)
-  | "unknown-directive" // a `$` member, or a `$patch` value, Kubernetes does not define (400)
+  | "unknown-directive" // a `$patch` value Kubernetes does not define (400)
   | "invalid-patch" // anything else the merge cannot do: missing merge key, mixed list, order mismatch (400)
   | "list-of-lists"; // a merged list holding lists (422)
 
@@ -280,18 +280,16 @@ function mergeMap(original: JsonObject, patch: JsonObject, schema: Schema | unde
     // "merge" included: the library knows only replace and delete in a map (handleDirectiveInMergeMap).
     throw new StrategicMergePatchError("unknown-directive", `unknown patch type: ${goFormat(directive)} in map: ${goFormat(patch)}`);
   }
-  for (const key of Object.keys(patch)) {
-    if (key.startsWith("$") && key !== RETAIN_KEYS && !key.startsWith(SET_ELEMENT_ORDER) && !key.startsWith(DELETE_FROM_PRIMITIVE_LIST)) {
-      throw new StrategicMergePatchError("unknown-directive", `unknown strategic merge patch directive ${JSON.stringify(key)}`);
-    }
-  }
+  // A `$` member that names no directive is an ordinary member: kube-apiserver 1.26.4 drops
+  // `{"$bogus":1}` as an unknown field (200) and refuses `{"data":{"$bogus":1}}` for its type (422)
+  // (recorded 2026-11-25; found by comparing with `fuzz --target http`, which was answered 400 here).
   // The library's order: $retainKeys, then $setElementOrder with the lists it names, then the
   // other members. It visits those in Go's random map order; here members come first, then the
   // deletion lists (for a list both add to and delete from, the value ends up deleted).
   applyRetainKeys(original, patch);
   const ordered = applySetElementOrder(original, patch, schema);
   for (const [key, value] of Object.entries(patch)) {
-    if (key.startsWith("$") || ordered.has(key)) continue;
+    if (isDirective(key) || ordered.has(key)) continue;
     mergeMember(original, key, value, fieldOf(schema, key), false);
   }
   for (const [key, value] of Object.entries(patch)) {
@@ -300,6 +298,11 @@ function mergeMap(original: JsonObject, patch: JsonObject, schema: Schema | unde
     mergeMember(original, field, value, fieldOf(schema, field), true);
   }
   return original;
+}
+
+/** Whether a map member is one of the library's directives rather than data. */
+function isDirective(key: string): boolean {
+  return key === PATCH || key === RETAIN_KEYS || key.startsWith(SET_ELEMENT_ORDER) || key.startsWith(DELETE_FROM_PRIMITIVE_LIST);
 }
 
 // One member of the patch merged into `original` (mergeMap's loop). A deletion list

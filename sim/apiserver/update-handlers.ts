@@ -6,7 +6,9 @@
 import { isDeepStrictEqual } from "node:util";
 import { StoreError } from "../store/errors.ts";
 import type { StoredObject } from "../store/stored-object.ts";
-import { badRequest, conflict, failure, fromStoreError, notFound } from "./api-error.ts";
+import { badRequest, conflict, failure, fromStoreError, invalidValue, notFound } from "./api-error.ts";
+import { invalidObjectMessage } from "./object-names.ts";
+import type { ResourceType } from "./resource-types.ts";
 import { createObject, decodeRequestObject, isDryRun } from "./create-handler.ts";
 import { admit } from "./admission/admission-chain.ts";
 import { validateStatusWriteMetadata } from "./admission/object-validation.ts";
@@ -16,7 +18,7 @@ import { applyStrategicMergePatch, StrategicMergePatchError, type JsonObject } f
 import { carryOverMetadata, checkKind, metadataOf } from "./object-stamping.ts";
 import { fieldValidation } from "./query-options.ts";
 import { parseResourceVersion } from "./read-revision.ts";
-import { negotiateRepresentation } from "./representation.ts";
+import { negotiateRepresentation, requestSerialization } from "./representation.ts";
 import { decodePatch, mediaTypeOf, PATCH_MEDIA_TYPES, readBody, unsupportedMediaType, type PatchKind } from "./request-body.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 import { storageKey, withoutTypeMeta, withTypeMeta } from "./stored-resource.ts";
@@ -28,11 +30,16 @@ import { checkPatchedValueTypes } from "./value-types.ts";
 export async function handleUpdate(context: ServerContext, target: ResourceRequest): Promise<Response> {
   const { type } = target;
   const representation = negotiateRepresentation(context, target);
+  // The body's media type (415) is checked before the options (422), as Kubernetes does.
+  requestSerialization(context, target);
   const dry = isDryRun(context, target, "UpdateOptions");
   const { object, warnings } = await decodeRequestObject(context, target);
   const metadata = metadataOf(object);
   const bodyName = metadata["name"];
-  if (bodyName !== undefined && bodyName !== target.name) {
+  // Kubernetes' checkName (recorded from 1.26.4, 2026-11-25; found by comparing with `fuzz --target
+  // http`: a body without a name used to update the URL's object).
+  if (bodyName === undefined || bodyName === "") throw badRequest(`the name of the object (${target.name} based on URL) was undeterminable: name must be provided`);
+  if (bodyName !== target.name) {
     throw badRequest(`the name of the object (${String(bodyName)}) does not match the name on the URL (${target.name})`);
   }
   const current = context.store.get(storageKey(type, target.namespace, target.name!));
@@ -51,6 +58,7 @@ export async function handleUpdate(context: ServerContext, target: ResourceReque
     });
   }
   const resourceVersion = metadata["resourceVersion"];
+  checkConditionalUpdate(type, target, resourceVersion);
   const expectedRevision = typeof resourceVersion === "string" && resourceVersion !== "" ? parseResourceVersion(context, resourceVersion) : undefined;
   // Planted defect "stale-update-accepted" (sim/apiserver/defects.ts): the PUT's resourceVersion is not compared.
   const checkedRevision = context.defects.has("stale-update-accepted") ? undefined : expectedRevision;
@@ -75,6 +83,7 @@ export async function handlePatch(context: ServerContext, target: ResourceReques
   const { object: decoded, warnings } = decodePatchedObject(type, patched, fieldValidation(target.query));
   const metadata = metadataOf(decoded);
   if (metadata["name"] !== target.name) throw badRequest(`the name of the object (${String(metadata["name"] ?? "")}) does not match the name on the URL (${target.name})`);
+  checkUidUnchanged(type, target, current, metadata["uid"]);
   // A resourceVersion the patch sets is a precondition (Kubernetes: Conflict when it is stale).
   const resourceVersion = metadata["resourceVersion"];
   const expectedRevision =
@@ -83,6 +92,51 @@ export async function handlePatch(context: ServerContext, target: ResourceReques
       : undefined;
   const updated = commitUpdate(context, target, current, withoutTypeMeta(decoded), expectedRevision, dry);
   return representation.object(200, withTypeMeta(type, updated), warnings);
+}
+
+/**
+ * Leases take no unconditional update (their strategy's AllowUnconditionalUpdate is false): a PUT
+ * without metadata.resourceVersion is 422, named by the resource, as kube-apiserver 1.26.4 answers
+ * (recorded 2026-11-25; found by comparing with `fuzz --target http`).
+ */
+function checkConditionalUpdate(type: ResourceType, target: ResourceRequest, resourceVersion: unknown): void {
+  if (type.kind !== "Lease" || target.subresource !== undefined || (typeof resourceVersion === "string" && resourceVersion !== "")) return;
+  const cause = { reason: "FieldValueInvalid" as const, message: "Invalid value: 0x0: must be specified for an update", field: "metadata.resourceVersion" };
+  throw failure("Invalid", `${type.resource}.${type.group} "${target.name}" is invalid: metadata.resourceVersion: ${cause.message}`, {
+    name: target.name!,
+    group: type.group,
+    kind: type.resource,
+    causes: [cause],
+  });
+}
+
+/**
+ * A Secret's type may not change: 422 on field type (kube-apiserver 1.26.4, recorded 2026-11-25;
+ * found by comparing with `fuzz --target http`, where a patch changed it).
+ */
+function checkSecretType(type: ResourceType, target: ResourceRequest, current: StoredObject, next: StoredObject): void {
+  if (type.kind !== "Secret") return;
+  const typeOf = (object: StoredObject) => (typeof object["type"] === "string" && object["type"] !== "" ? (object["type"] as string) : "Opaque");
+  if (typeOf(next) === typeOf(current)) return;
+  const cause = invalidValue("type", typeOf(next), "field is immutable");
+  throw failure("Invalid", invalidObjectMessage(type.kind, target.name!, [cause]), { name: target.name!, kind: type.kind, causes: [cause] });
+}
+
+/**
+ * A patch may not change metadata.uid: 422 "field is immutable", the cause twice, as Kubernetes'
+ * update validation reports it in two passes (kube-apiserver 1.26.4, recorded 2026-11-25; found
+ * by comparing with `fuzz --target http`: the embedded server answered 200 and kept the uid).
+ */
+function checkUidUnchanged(type: ResourceType, target: ResourceRequest, current: StoredObject, uid: unknown): void {
+  if (typeof uid !== "string" || uid === "" || uid === current.metadata["uid"]) return;
+  const cause = invalidValue("metadata.uid", uid, "field is immutable");
+  const group = type.group === "" ? undefined : type.group;
+  throw failure("Invalid", invalidObjectMessage(group === undefined ? type.kind : `${type.kind}.${group}`, target.name!, [cause, cause]), {
+    name: target.name!,
+    ...(group !== undefined && { group }),
+    kind: type.kind,
+    causes: [cause, cause],
+  });
 }
 
 function applyPatch(kind: PatchKind, typeKind: string, document: Record<string, unknown>, patch: unknown): Record<string, unknown> {
@@ -127,6 +181,7 @@ export function commitUpdate(
 ): StoredObject {
   const { type } = target;
   const proposed = nextState(target, current, requested);
+  checkSecretType(type, target, current, proposed);
   // The status subresource changes no spec, so only writes of the main resource go through admission.
   if (target.subresource === "status") validateStatusWriteMetadata(type, target.name!, requested);
   const next = target.subresource === undefined ? admit(context, type, proposed, current, dry) : proposed;
