@@ -3,7 +3,8 @@
  * user may do something; a SelfSubjectAccessReview asks it for the caller. Both answer 201 from the
  * same rules that authorize requests (doc 1 §5), and store nothing.
  */
-import { subjectAccessReview } from "./auth/index.ts";
+import { anonymousUser, selfSubjectAccessReview, subjectAccessReview } from "./auth/index.ts";
+import { unknownFieldsWarning } from "./unknown-fields.ts";
 import { negotiateRepresentation, requestSerialization } from "./representation.ts";
 import { decodeObject, readBody } from "./request-body.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
@@ -19,14 +20,10 @@ export async function handleReview(context: ServerContext, target: ResourceReque
     const review = subjectAccessReview(body, context.auth?.policy, context.dialect);
     return representation.object(review.status, review.body as unknown as Record<string, unknown>);
   }
-  // A self review is a review of the caller (anonymous when authentication is off or absent); of
-  // the impersonated user when the request impersonates (recorded from kube-apiserver 1.26.4:
-  // `auth can-i --as bob` answers for bob, whoever asks).
-  const spec = (body["spec"] ?? {}) as Record<string, unknown>;
-  const user = target.user ?? { name: "system:anonymous", uid: "", groups: ["system:unauthenticated"] };
-  const subject = { user: user.name, groups: user.groups, ...(user.extra !== undefined && { extra: user.extra }), ...(user.uid !== "" && { uid: user.uid }) };
-  const asReview = { ...body, kind: "SubjectAccessReview", spec: { ...spec, ...subject } };
-  const review = subjectAccessReview(asReview, context.auth?.policy, context.dialect);
-  const answer = review.body as unknown as Record<string, unknown>;
-  return representation.object(review.status, { ...answer, kind: type.kind, spec });
+  // A self review is a review of the caller (anonymous when authentication is off or absent), or
+  // of the impersonated user when the request impersonates (recorded from kube-apiserver 1.26.4:
+  // `auth can-i --as bob` answers for bob, whoever asks); a user or groups named in its spec are
+  // dropped with a Warning (transcript security-self-sar-names-other-user).
+  const review = selfSubjectAccessReview(body, target.user ?? anonymousUser, context.auth?.policy, context.dialect);
+  return representation.object(review.status, review.body as unknown as Record<string, unknown>, unknownFieldsWarning(review.unknownFields));
 }

@@ -6,7 +6,8 @@ import { authenticate, bearerToken, unauthorizedError } from "./authenticate.ts"
 import { authorize, forbiddenError, skipsAuthorization, type RequestAttributes, type ResourceAttributes } from "./authorize.ts";
 import { checkAccess } from "./check-access.ts";
 import { parsePolicyFile } from "./policy-file.ts";
-import { subjectAccessReview } from "./subject-access-review.ts";
+import { selfSubjectAccessReview, subjectAccessReview } from "./subject-access-review.ts";
+import { unknownFieldsWarning } from "../unknown-fields.ts";
 import { parseStaticTokenFile } from "./token-file.ts";
 import { anonymousUser, type UserInfo } from "./user.ts";
 
@@ -208,6 +209,14 @@ describe("forbiddenError", () => {
     });
   });
 
+  it("says a bare 'forbidden:' and names no kind for an empty resource, as NewForbidden does (transcript security-path-double-slash-own-namespace)", () => {
+    const transcript = transcriptById(transcripts, "security-path-double-slash-own-namespace");
+    const user: UserInfo = { name: "system:serviceaccount:sec-a:restricted", uid: "", groups: [] };
+    // GET /api/v1/namespaces/sec-a//configmaps/cm-a: resource "", name "configmaps", subresource "cm-a".
+    const error = forbiddenError(user, { kind: "resource", verb: "get", apiGroup: "", resource: "", subresource: "cm-a", namespace: "sec-a", name: "configmaps" });
+    expect(wire(error)).toBe(transcript.response.body.text);
+  });
+
   it("appends a reason when there is one", () => {
     expect(forbiddenError("u", { kind: "nonResource", verb: "get", path: "/x" }, "RBAC: role missing").status.message).toBe(
       'forbidden: User "u" cannot get path "/x": RBAC: role missing',
@@ -308,6 +317,36 @@ describe("subjectAccessReview", () => {
       'SubjectAccessReview in version "v1" cannot be handled as a SubjectAccessReview: spec.user must be a string',
     );
     expect(catchApiError(() => review({ groups: "dev", resourceAttributes: {} })).code).toBe(400);
+  });
+});
+
+describe("selfSubjectAccessReview", () => {
+  it("answers about the caller whatever subject the spec names, dropping it as unknown fields (transcript security-self-sar-names-other-user)", () => {
+    const transcript = transcriptById(transcripts, "security-self-sar-names-other-user");
+    const restricted: UserInfo = {
+      name: "system:serviceaccount:sec-a:restricted",
+      uid: "restricted-uid",
+      groups: ["system:serviceaccounts", "system:serviceaccounts:sec-a", "system:authenticated"],
+    };
+    const rules = parsePolicyFile("- user: system:serviceaccount:sec-a:restricted\n  apiGroups: ['']\n  resources: [configmaps]\n  verbs: [get]\n  namespaces: [sec-a]\n");
+    const answer = selfSubjectAccessReview(transcript.request.body as Record<string, unknown>, restricted, rules, kubernetes);
+    expect(answer.status).toBe(transcript.response.status);
+    const expected = transcriptJson(transcript) as { metadata: Record<string, unknown> };
+    delete expected.metadata["managedFields"];
+    expect(`${JSON.stringify(answer.body)}\n`).toBe(`${JSON.stringify(expected)}\n`);
+    expect(unknownFieldsWarning(answer.unknownFields)).toEqual({ warning: transcript.response.headers["warning"] });
+    // The same caller asking about its own namespace is allowed: the spec's user never counts.
+    const own = selfSubjectAccessReview(
+      { spec: { resourceAttributes: { namespace: "sec-a", verb: "get", resource: "configmaps" }, user: "nobody" } },
+      restricted,
+      rules,
+      kubernetes,
+    );
+    expect([own.body.status.allowed, own.body.spec, own.unknownFields]).toEqual([true, { resourceAttributes: { namespace: "sec-a", verb: "get", resource: "configmaps" } }, ["spec.user"]]);
+  });
+
+  it("400 for a body of another kind", () => {
+    expect(catchApiError(() => selfSubjectAccessReview({ kind: "SubjectAccessReview", spec: {} }, anonymousUser, policy, kubernetes)).code).toBe(400);
   });
 });
 

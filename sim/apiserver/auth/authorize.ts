@@ -139,7 +139,10 @@ function urlMatches(ruleUrl: string, path: string): boolean {
  *   "<resource>[/<sub>]" in API group "<g>" in the namespace "<ns>"` (or `at the cluster scope`),
  *   details `{name?, group?, kind: <resource>}` (transcripts forbidden, forbidden-dryrun);
  * - non-resource: `forbidden: User "<u>" cannot <verb> path "<path>"`, details `{}`
- *   (transcript health-healthz-ping-anonymous).
+ *   (transcript health-healthz-ping-anonymous);
+ * - a resource request whose group and resource are both empty (a doubled slash:
+ *   `/api/v1/namespaces/ns//configmaps/x` names resource "", name "configmaps"): `forbidden: …`
+ *   as for a path, details without kind (transcript security-path-double-slash-own-namespace).
  * A non-empty `reason` is appended after ": ".
  */
 export function forbiddenError(user: UserInfo | string, attributes: RequestAttributes, reason = ""): ApiError {
@@ -150,10 +153,11 @@ export function forbiddenError(user: UserInfo | string, attributes: RequestAttri
   const { apiGroup, resource, name } = attributes;
   const qualified = apiGroup === "" ? resource : `${resource}.${apiGroup}`;
   const subject = name === undefined || name === "" ? qualified : `${qualified} ${goQuote(name)}`;
-  return failure("Forbidden", `${subject} is forbidden: ${why}`, {
+  // apierrors.NewForbidden: an empty GroupResource gives a bare "forbidden:"; empty fields are omitted.
+  return failure("Forbidden", qualified === "" ? `forbidden: ${why}` : `${subject} is forbidden: ${why}`, {
     ...(name !== undefined && name !== "" && { name }),
     ...(apiGroup !== "" && { group: apiGroup }),
-    kind: resource,
+    ...(resource !== "" && { kind: resource }),
   });
 }
 

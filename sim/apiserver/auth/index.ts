@@ -12,6 +12,7 @@ export {
   type ResourceAttributes,
 } from "./authorize.ts";
 export { checkAccess, type AccessDecision, type AuthConfig } from "./check-access.ts";
+export { requestAttributes, sameRequest } from "./request-info.ts";
 export { AUTHENTICATION_GROUP, IMPERSONATE_VERB, impersonate, impersonationAttributes, type ImpersonationResult } from "./impersonate.ts";
 export {
   IMPERSONATE_EXTRA_HEADER_PREFIX,
@@ -35,9 +36,13 @@ export {
   type ResourceRule,
 } from "./policy-file.ts";
 export {
+  SELF_SUBJECT_ACCESS_REVIEW_KIND,
+  selfSubjectAccessReview,
   SUBJECT_ACCESS_REVIEW_KIND,
   SUBJECT_ACCESS_REVIEWS_RESOURCE,
   subjectAccessReview,
+  type SelfSarSpec,
+  type SelfSubjectAccessReviewResponse,
   type SarNonResourceAttributes,
   type SarResourceAttributes,
   type SarSpec,

@@ -23,9 +23,12 @@ import { badRequest, invalid, invalidValue, type ApiError } from "../api-error.t
 import { goQuote } from "../object-names.ts";
 import { authorize, type RequestAttributes } from "./authorize.ts";
 import type { Policy } from "./policy-file.ts";
+import type { UserInfo } from "./user.ts";
 
 /** The kind of the review. */
 export const SUBJECT_ACCESS_REVIEW_KIND = "SubjectAccessReview";
+/** The kind of the review a caller asks about itself. */
+export const SELF_SUBJECT_ACCESS_REVIEW_KIND = "SelfSubjectAccessReview";
 /** Its resource (plural) in the authorization group. */
 export const SUBJECT_ACCESS_REVIEWS_RESOURCE = "subjectaccessreviews";
 
@@ -99,6 +102,63 @@ export function subjectAccessReview(body: Record<string, unknown>, policy: Polic
     status: 201,
     body: { kind: SUBJECT_ACCESS_REVIEW_KIND, apiVersion, metadata: { ...metadata, creationTimestamp: null }, spec, status },
   };
+}
+
+/** A SelfSubjectAccessReview's spec: only the attributes (a self review is always about the caller). */
+export type SelfSarSpec = Pick<SarSpec, "resourceAttributes" | "nonResourceAttributes">;
+
+/** What the router sends for a SelfSubjectAccessReview: 201, the review, and the spec fields it dropped. */
+export interface SelfSubjectAccessReviewResponse {
+  readonly status: 201;
+  readonly body: Omit<SubjectAccessReview, "kind" | "spec"> & { kind: typeof SELF_SUBJECT_ACCESS_REVIEW_KIND; spec: SelfSarSpec };
+  /**
+   * Spec fields a SelfSubjectAccessReviewSpec does not have (`spec.user`, `spec.groups`,
+   * `spec.uid`, `spec.extra`, anything else), as paths in body order: dropped, never used, and
+   * reported as unknown fields (kube-apiserver 1.26.4 answers with a Warning
+   * `299 - "unknown field \"spec.user\""` each, transcript security-self-sar-names-other-user).
+   */
+  readonly unknownFields: readonly string[];
+}
+
+const SELF_SPEC_FIELDS: ReadonlySet<string> = new Set(["resourceAttributes", "nonResourceAttributes"]);
+
+/**
+ * Answers a SelfSubjectAccessReview for `caller` (the authenticated user, or the impersonated one)
+ * under `policy`. Whatever subject the spec names is ignored: the review is about the caller, so a
+ * caller cannot learn another user's rights this way (transcript
+ * security-self-sar-names-other-user: spec.user orb-harness-admin and spec.groups system:masters
+ * give the caller's own `allowed: false`). The answer echoes only the attributes.
+ */
+export function selfSubjectAccessReview(body: Record<string, unknown>, caller: UserInfo, policy: Policy | undefined, dialect: Dialect): SelfSubjectAccessReviewResponse {
+  const apiVersion = `${dialect.groups.authorization}/v1`;
+  const kind = body["kind"];
+  const version = body["apiVersion"];
+  if ((kind !== undefined && kind !== SELF_SUBJECT_ACCESS_REVIEW_KIND) || (version !== undefined && version !== apiVersion)) {
+    const shownVersion = typeof version === "string" ? version.split("/").pop() : "v1";
+    throw badRequest(
+      `${String(kind ?? SELF_SUBJECT_ACCESS_REVIEW_KIND)} in version "${shownVersion}" cannot be handled as a ${SELF_SUBJECT_ACCESS_REVIEW_KIND}: expected apiVersion "${apiVersion}" and kind "${SELF_SUBJECT_ACCESS_REVIEW_KIND}"`,
+    );
+  }
+  const rawSpec = body["spec"];
+  const given = isObject(rawSpec) ? rawSpec : {};
+  const unknownFields = Object.keys(given)
+    .filter((field) => !SELF_SPEC_FIELDS.has(field))
+    .map((field) => `spec.${field}`);
+  const attributes = Object.fromEntries(Object.entries(given).filter(([field]) => SELF_SPEC_FIELDS.has(field)));
+  const subject = {
+    user: caller.name,
+    groups: [...caller.groups],
+    ...(caller.extra !== undefined && { extra: Object.fromEntries(Object.entries(caller.extra).map(([key, values]) => [key, [...values]])) }),
+    ...(caller.uid !== "" && { uid: caller.uid }),
+  };
+  const review = subjectAccessReview(
+    { ...body, kind: SUBJECT_ACCESS_REVIEW_KIND, spec: rawSpec === undefined || rawSpec === null ? subject : { ...attributes, ...subject } },
+    policy,
+    dialect,
+  );
+  const { resourceAttributes, nonResourceAttributes } = review.body.spec;
+  const spec: SelfSarSpec = { ...(resourceAttributes !== undefined && { resourceAttributes }), ...(nonResourceAttributes !== undefined && { nonResourceAttributes }) };
+  return { status: 201, body: { ...review.body, kind: SELF_SUBJECT_ACCESS_REVIEW_KIND, spec }, unknownFields };
 }
 
 function attributesOf(spec: SarSpec): RequestAttributes {
