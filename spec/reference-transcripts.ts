@@ -36,6 +36,12 @@ export const MAIN_FILE = "transcripts.jsonl";
 export const EXPIRY_FILE = "transcripts-expiry.jsonl";
 /** Single exchanges recorded later to show variances of real servers (spec/dialects.ts). */
 export const VARIANCES_FILE = "transcripts-variances.jsonl";
+/** ConfigMap creates and patches nested 1,000, 5,000 and 20,000 levels deep (issue #14; sim/fuzz/http/deep-bodies.ts builds them). */
+export const NESTING_DEPTH_FILE = "transcripts-nesting-depth.jsonl";
+/** Authentication and authorization bypass attempts (issue #14; sim/apiserver/auth/bypass-attempts.ts is the catalog). */
+export const SECURITY_FILE = "transcripts-security.jsonl";
+/** Answers given before a request reaches the API: heads over 1 MiB, unknown methods, malformed requests (sim/transport/parser-refusals.ts). */
+export const HTTP_PARSING_FILE = "transcripts-http-parsing.jsonl";
 
 /** The transcripts of one file, in file order, repeated ids included. */
 export function readTranscriptFile(path: string): Transcript[] {
@@ -48,7 +54,7 @@ export function readTranscriptFile(path: string): Transcript[] {
 /** Every transcript by id (the first of a repeated id wins); a missing file throws, as any broken fixture should. */
 export function loadReferenceTranscripts(dir: string = referenceDir): ReadonlyMap<string, Transcript> {
   const byId = new Map<string, Transcript>();
-  for (const file of [MAIN_FILE, EXPIRY_FILE, VARIANCES_FILE]) {
+  for (const file of [MAIN_FILE, EXPIRY_FILE, VARIANCES_FILE, NESTING_DEPTH_FILE, SECURITY_FILE]) {
     for (const transcript of readTranscriptFile(join(dir, file))) {
       if (!byId.has(transcript.id)) byId.set(transcript.id, transcript);
     }

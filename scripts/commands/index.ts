@@ -39,6 +39,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./fuzz.ts")).fuzzCommand,
   },
   {
+    name: "load",
+    summary: "watch fan-out under load: 1,000 watchers, writers at full speed, slow readers; checks order, loss, rate and memory",
+    load: async () => (await import("./load.ts")).loadCommand,
+  },
+  {
     name: "simulate",
     summary: "run a control-plane scenario (leader election, node eviction) with faults in virtual time; check invariants; write a report",
     load: async () => (await import("./simulate.ts")).simulateCommand,

@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dialectByName } from "../../spec/dialects.ts";
-import { ApiServer } from "../../sim/apiserver/api-server.ts";
+import { ApiServer, SOCKET_WATCH_FLUSH_INTERVAL_MS } from "../../sim/apiserver/api-server.ts";
 import { socketAnswers } from "../../sim/apiserver/http-response.ts";
 import { goPlatform } from "../../sim/apiserver/server-version.ts";
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "../../sim/apiserver/admission/service-allocation.ts";
@@ -14,10 +14,18 @@ import { parseCustomResourceDefinition } from "../../sim/apiserver/custom-resour
 import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
 import { Rng } from "../../sim/kernel/rng.ts";
 import { realClock } from "../../sim/kernel/real-clock.ts";
-import { serveHttp } from "../../sim/transport/http-server.ts";
+import { serveHttp, type HttpServerHandle } from "../../sim/transport/http-server.ts";
+import { hostMetricLines } from "../../sim/transport/host-metrics.ts";
 import { readTlsFiles, TlsFilesError, type TlsCredentials } from "../../sim/transport/tls-files.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
 import { parseFlags } from "../parse-flags.ts";
+
+/**
+ * How long requests in flight may take to finish once the shutdown delay is over and the listener
+ * has closed, before their connections are cut: kube-apiserver waits for them up to its request
+ * timeout (60 s); a list or a write here takes milliseconds, so a few seconds leave a wide margin.
+ */
+const SHUTDOWN_GRACE_MS = 5_000;
 
 /** The serve command. */
 export const serveCommand: CliCommand = {
@@ -25,7 +33,7 @@ export const serveCommand: CliCommand = {
   summary: "run the embedded API server (doc 1) for kubectl and client libraries",
   usage: [
     "usage: orb-harness serve [--host 127.0.0.1] [--port N|0] [--dialect orb|kubernetes] [--history 5m]",
-    "                         [--compaction-interval 5m] [--bookmark-interval 1m] [--opaque-resource-versions]",
+    "                         [--compaction-interval 5m] [--bookmark-interval 1m] [--watch-buffer 1000] [--opaque-resource-versions]",
     "                         [--service-cluster-ip-range 10.0.0.0/24] [--admission-plugin NAME=RES[,RES]:SIDEEFFECTS]...",
     "                         [--token-file FILE --policy-file FILE] [--fail-check NAME]... [--shutdown-delay-duration 0s]",
     "                         [--livez-grace-period 0s] [--tls-cert-file FILE --tls-private-key-file FILE]",
@@ -37,6 +45,7 @@ export const serveCommand: CliCommand = {
     "  --history                    history kept for watches and Exact reads (default 5m)",
     "  --compaction-interval        how often history is compacted (default 5m)",
     "  --bookmark-interval          bookmark interval of watches that allow them (default 1m)",
+    "  --watch-buffer               events a watcher may leave unread before the server cuts it off (default 1000)",
     "  --opaque-resource-versions   emit non-numeric resourceVersions",
     "  --service-cluster-ip-range   IPv4 CIDR that Service cluster IPs come from (default 10.0.0.0/24)",
     "  --admission-plugin           an admission plugin matching RESOURCES, declaring side effects None,",
@@ -69,6 +78,7 @@ export const serveCommand: CliCommand = {
       history: "string",
       "compaction-interval": "string",
       "bookmark-interval": "string",
+      "watch-buffer": "integer",
       "opaque-resource-versions": "boolean",
       "service-cluster-ip-range": "string",
       "admission-plugin": "repeated",
@@ -90,6 +100,8 @@ export const serveCommand: CliCommand = {
     }
     const planted = plantedDefects(requestedDefects);
     const port = (values.get("port") as number | undefined) ?? 0;
+    const watchBuffer = values.get("watch-buffer") as number | undefined;
+    if (watchBuffer !== undefined && watchBuffer < 1) throw new UsageError(`--watch-buffer must be at least 1, got ${watchBuffer}`);
     if (port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${port}`);
     let dialect;
     try {
@@ -128,6 +140,8 @@ export const serveCommand: CliCommand = {
       }
     });
     let server: ApiServer;
+    // `/metrics` reports the socket's connections, which exist only once the server listens.
+    let listening: HttpServerHandle | undefined;
     try {
       server = new ApiServer({
         clock: realClock,
@@ -138,6 +152,8 @@ export const serveCommand: CliCommand = {
         historyWindowMs: durationMs(values, "history", "5m"),
         compactionIntervalMs: durationMs(values, "compaction-interval", "5m"),
         bookmarkIntervalMs: durationMs(values, "bookmark-interval", "1m"),
+        watchFlushIntervalMs: SOCKET_WATCH_FLUSH_INTERVAL_MS,
+        ...(watchBuffer !== undefined && { watchBufferCapacity: watchBuffer }),
         opaqueResourceVersions: values.get("opaque-resource-versions") === true,
         serviceClusterIpRange: serviceRange,
         sideEffectPlugins,
@@ -145,32 +161,44 @@ export const serveCommand: CliCommand = {
         health,
         customResourceDefinitions,
         build: { platform: goPlatform(process.platform, process.arch) },
+        hostMetrics: () => hostMetricLines(listening),
         ...(planted.size > 0 && { defects: planted }),
       });
     } catch (error) {
       // An unknown --fail-check name, for one.
       throw new UsageError((error as Error).message);
     }
-    const http = await serveHttp(server.handle, {
+    const http: HttpServerHandle = await serveHttp(server.handle, {
       host: (values.get("host") as string | undefined) ?? "127.0.0.1",
       port,
       ...socketAnswers,
       ...(tls !== undefined && { tls }),
     });
+    listening = http;
     // The handlers go in before the URL is printed: whoever waits for that line may signal at once.
-    const stopRequested = new Promise<void>((resolve) => {
-      process.once("SIGINT", () => resolve());
-      // Graceful: /readyz fails now, requests are served through the shutdown delay, then we stop.
+    const stopRequested = new Promise<"now" | "graceful">((resolve) => {
+      process.once("SIGINT", () => resolve("now"));
+      // Graceful, as kube-apiserver: /readyz fails now while requests are still served through the
+      // shutdown delay; then the listener closes and requests in flight finish (drain below).
       process.once("SIGTERM", () => {
         output.out(`shutting down: /readyz fails now, stopping in ${health.shutdownDelayMs / 1000} s`);
-        server.beginShutdown(resolve);
+        server.beginShutdown(() => resolve("graceful"));
+        process.once("SIGTERM", () => resolve("now"));
       });
     });
     output.out(`serving on ${http.url} (dialect ${dialect.name})`);
     if (planted.size > 0) output.err(`WARNING: this server is wrong on purpose: planted defects ${[...planted].join(", ")} (see --defect help)`);
-    await stopRequested;
-    server.close();
-    await http.close();
+    if ((await stopRequested) === "graceful") {
+      output.out(`listener closed; ending watches; requests in flight have ${SHUTDOWN_GRACE_MS / 1000} s to finish`);
+      const drained = http.drain();
+      server.close(); // ends every watch cleanly: each stream ends, so its request finishes
+      const cut = setTimeout(() => void http.close(), SHUTDOWN_GRACE_MS);
+      await drained;
+      clearTimeout(cut);
+    } else {
+      server.close();
+      await http.close();
+    }
     output.out("stopped");
     return 0;
   },

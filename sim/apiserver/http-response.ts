@@ -1,5 +1,5 @@
 /** Building responses: JSON bodies, Status errors, and the plain-text 404 of unknown groups. */
-import { maxRequestBodyBytes } from "../../spec/doc1/limits.ts";
+import { maxRequestBodyBytes, maxRequestHeaderBytes } from "../../spec/doc1/limits.ts";
 import { ApiError, badRequest, methodNotAllowed } from "./api-error.ts";
 import { requestEntityTooLarge } from "./request-body.ts";
 
@@ -30,11 +30,13 @@ export function refusedResponse(status: 400 | 405, message: string): Response {
 
 /**
  * What the socket adapter (sim/transport/http-server.ts) answers for the API server before a
- * request reaches the handler, as Status objects: 413 past the body limit, and the refusals above.
+ * request reaches the handler, as Status objects: 413 past the body limit, and the refusals above;
+ * heads over Kubernetes' header limit get Go's plain-text 431 (sim/transport/parser-refusals.ts).
  * `serve` and the conformance suite's embedded target both serve with these.
  */
 export const socketAnswers = {
   maxBodyBytes: maxRequestBodyBytes,
+  maxHeaderBytes: maxRequestHeaderBytes,
   tooLarge: (): Response => errorResponse(requestEntityTooLarge()),
   refused: refusedResponse,
 } as const;

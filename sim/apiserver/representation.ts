@@ -121,6 +121,16 @@ export class Representation {
    * encoder throws the table module's 400 ApiError for an unrecognized `includeObject` at the first
    * event that has a row: the stream should then end without it (Kubernetes 1.26).
    */
+  /**
+   * A name for this stream's encoding when an event's bytes depend only on the event (plain JSON
+   * or Protobuf), so watchers can share them (encoded-event-cache.ts); undefined for Tables, whose
+   * rows depend on the request and on which event comes first.
+   */
+  sharedWatchEncoding(): string | undefined {
+    const { choice } = this;
+    return choice.kind === "json" || choice.kind === "protobuf" ? choice.kind : undefined;
+  }
+
   watchEncoder(): (event: { readonly type: string; readonly object: Record<string, unknown> }) => Uint8Array {
     const { context, target, choice } = this;
     if (choice.serialization === "protobuf") {
@@ -147,7 +157,7 @@ export class Representation {
     if (defects.has("protobuf-wrong-prefix") && encoded.body instanceof Uint8Array && encoded.body.length >= 4) encoded.body[3] = 0x01;
     // Planted defect "content-type-always-json" (sim/apiserver/defects.ts): the served type is not named.
     const contentType = defects.has("content-type-always-json") ? JSON_MEDIA_TYPE : encoded.contentType;
-    return new Response(encoded.body, { status, headers: { "content-type": contentType, ...headers } });
+    return new Response(encoded.body, { status, headers: { "content-type": contentType, ...wireHeaders(headers) } });
   }
 }
 
@@ -237,4 +247,16 @@ function protobufOrFail(encodeIt: () => Uint8Array): Uint8Array {
 /** The deprecated `pretty` query parameter (Go's strconv.ParseBool; anything else is false). */
 function prettyQuery(query: URLSearchParams): boolean {
   return ["1", "t", "T", "TRUE", "true", "True"].includes(query.get("pretty") ?? "");
+}
+
+/**
+ * Header values as their UTF-8 bytes, one character per byte: a Fetch header holds only bytes, and
+ * a Warning may quote a field name holding any character (an invalid UTF-8 byte in a body decodes
+ * to U+FFFD). kube-apiserver 1.26.4 sends such a Warning as raw UTF-8 (recorded 2026-11-25; found
+ * by `fuzz --target http`: the Response threw, and the create answered 500).
+ */
+export function wireHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const wire: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) wire[name] = /[^\u0000-\u00ff]/.test(value) ? Buffer.from(value, "utf8").toString("latin1") : value;
+  return wire;
 }

@@ -2,7 +2,7 @@
  * Routing: what the path names (doc 1 §4.1), which verb the method makes of it (doc 1 §1: a GET
  * with `watch` is a watch; GET of a collection is list), and the handler that answers.
  */
-import { methodNotAllowed, pathNotFound } from "./api-error.ts";
+import { badRequest, methodNotAllowed, pathNotFound } from "./api-error.ts";
 import { handleCreate } from "./create-handler.ts";
 import { handleDelete, handleDeleteCollection, handleEviction } from "./delete-handlers.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "./discovery.ts";
@@ -10,42 +10,59 @@ import { jsonResponse, pageNotFound } from "./http-response.ts";
 import { openApiDocument } from "./openapi.ts";
 import { flag } from "./query-options.ts";
 import { handleGet, handleList } from "./read-handlers.ts";
-import { parseRequestTarget, type ResourceTarget } from "./request-target.ts";
+import { hasMalformedEscape, parseRequestTarget, type ResourceTarget } from "./request-target.ts";
 import type { Verb } from "./resource-types.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 import { serverVersion, type BuildInfo } from "./server-version.ts";
 import { handlePatch, handleUpdate } from "./update-handlers.ts";
 import { handleWatch } from "./watch-stream.ts";
-import { checkAccess, removeImpersonationHeaders, type AccessDecision } from "./auth/index.ts";
+import { checkAccess, removeImpersonationHeaders, requestAttributes, sameRequest, type AccessDecision, type RequestAttributes } from "./auth/index.ts";
 import { healthResponse } from "./health/index.ts";
 import { handleReview } from "./review-handler.ts";
+import { metricsResponse } from "./metrics-endpoint.ts";
+import { requestPath } from "./request-path.ts";
 
 type Handler = (context: ServerContext, target: ResourceRequest) => Promise<Response>;
 
 /** Answers a request, or throws an ApiError. */
 export async function routeRequest(context: ServerContext, build: BuildInfo, request: Request): Promise<Response> {
   const url = new URL(request.url);
-  const target = parseRequestTarget(url.pathname);
-  if (target.kind === "resource") return routeResource(context, request, url, target);
-  // Everything else is a path request, authorized by path (doc 1 §5; health paths skip it, §5.3).
-  const access = checkAccess(context.auth, request.headers, { kind: "nonResource", verb: request.method.toLowerCase(), path: url.pathname });
+  const path = requestPath(request, url);
+  // Go's server refuses a path it cannot unescape before anything else sees the request.
+  if (hasMalformedEscape(path)) return goBadRequest();
+  // Authorized before it is routed, as kube-apiserver reads the request (auth/request-info.ts): a
+  // caller without rights gets 403 whether or not the path names something served (doc 1 §5;
+  // health paths skip it, §5.3; transcripts-security).
+  const authorized = requestAttributes(request.method, url, path);
+  const access = checkAccess(context.auth, request.headers, authorized);
   if (!access.allowed) throw access.error;
+  const target = parseRequestTarget(path);
+  if (target.kind === "resource") return routeResource(context, request, url, target, authorized, access);
   spendImpersonation(request, access);
   const { registry, dialect } = context;
   switch (target.kind) {
     case "version":
+      getOnly(request);
       return jsonResponse(200, serverVersion(dialect, build));
+    case "metrics":
+      return metricsResponse(context);
     case "core-versions":
+      getOnly(request);
       return jsonResponse(200, apiVersions(url.host));
     case "group-list":
+      getOnly(request);
       return jsonResponse(200, apiGroupList(registry, dialect));
     case "group": {
       const group = apiGroup(registry, target.group);
-      return group === undefined ? pageNotFound() : jsonResponse(200, group);
+      if (group === undefined) return pageNotFound();
+      getOnly(request);
+      return jsonResponse(200, group);
     }
     case "resource-list": {
       const list = apiResourceList(registry, target.group, target.version);
-      return list === undefined ? notServed(context, target.group) : jsonResponse(200, list);
+      if (list === undefined) return notServed(context, target.group);
+      getOnly(request);
+      return jsonResponse(200, list);
     }
     case "not-served":
       return notServed(context, target.group);
@@ -62,10 +79,25 @@ export async function routeRequest(context: ServerContext, build: BuildInfo, req
   }
 }
 
-async function routeResource(context: ServerContext, request: Request, url: URL, target: ResourceTarget): Promise<Response> {
+async function routeResource(
+  context: ServerContext,
+  request: Request,
+  url: URL,
+  target: ResourceTarget,
+  authorized: RequestAttributes,
+  authorizedAccess: AccessDecision,
+): Promise<Response> {
   const type = context.registry.find(target.group, target.version, target.resource);
   if (type === undefined) {
     return notServed(context, target.group);
+  }
+  // `/namespaces//<resource>`: kube-apiserver 1.26.4 lists and watches every namespace there and
+  // refuses a named object (recorded 2026-11-25; found by comparing with `fuzz --target http`).
+  // Writes to the collection are refused too, rather than reaching every namespace.
+  if (target.namespace === "") {
+    if (target.name !== undefined || request.method !== "GET") throw badRequest("Namespace parameter required.");
+    const { namespace: _empty, ...everywhere } = target;
+    target = everywhere;
   }
   if (!type.namespaced && target.namespace !== undefined) throw pathNotFound();
   if (target.subresource !== undefined && type.subresources[target.subresource] === undefined) throw pathNotFound();
@@ -79,21 +111,28 @@ async function routeResource(context: ServerContext, request: Request, url: URL,
   };
   const [verb, handler] = type.virtual === true ? reviewVerb(request.method, resourceRequest) : verbOf(request.method, resourceRequest);
   const allowed = target.subresource === undefined ? type.verbs : type.subresources[target.subresource]!;
-  if (verb === undefined || handler === undefined || !allowed.includes(verb)) throw methodNotAllowed();
+  const served = verb !== undefined && handler !== undefined && allowed.includes(verb);
   // A dry run is authorized as the request it imitates (doc 1 §4.4.6, §5.1): the verb is the same.
-  const access = checkAccess(context.auth, request.headers, {
-    kind: "resource",
-    verb,
+  // A method the resource does not serve is authorized first too, with the verb kube-apiserver's
+  // request-info resolver gives it ("" for an unknown method), so a stranger gets 403, not 405
+  // (transcript method-unknown-anonymous).
+  const routed = {
+    kind: "resource" as const,
+    verb: served ? verb : resolvedVerb(request.method, target.name !== undefined),
     apiGroup: type.group,
     resource: type.resource,
     ...(target.subresource !== undefined && { subresource: target.subresource }),
     // Kubernetes authorizes a Namespace object as living in itself.
     ...((type.kind === "Namespace" ? target.name : target.namespace) !== undefined && { namespace: (type.kind === "Namespace" ? target.name : target.namespace)! }),
     ...(target.name !== undefined && { name: target.name }),
-  });
+  };
+  // Where the router reads the path otherwise than kube-apiserver (a watch on an object's own
+  // path, doubled slashes), what it serves is authorized as well, so nothing unauthorized is served.
+  const access = sameRequest(authorized, routed) ? authorizedAccess : checkAccess(context.auth, request.headers, routed);
   if (!access.allowed) throw access.error;
+  if (!served) throw methodNotAllowed();
   spendImpersonation(request, access);
-  return handler(context, access.user === undefined ? resourceRequest : { ...resourceRequest, user: access.user });
+  return handler!(context, access.user === undefined ? resourceRequest : { ...resourceRequest, user: access.user });
 }
 
 /**
@@ -107,9 +146,42 @@ function notServed(context: ServerContext, group: string): Response {
   throw pathNotFound();
 }
 
+/** Go's answer to a request line it cannot parse: plain text, no Status (as parser-refusals.ts writes it). */
+function goBadRequest(): Response {
+  return new Response("400 Bad Request", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+}
+
+/**
+ * /version and the discovery documents are GET routes: kube-apiserver 1.26.4 answers any other
+ * method, HEAD included, 405 MethodNotAllowed (recorded 2026-11-25; found by `fuzz --target http`
+ * comparing the embedded server with a real one: HEAD /version answered 200).
+ */
+function getOnly(request: Request): void {
+  if (request.method !== "GET") throw methodNotAllowed();
+}
+
 /** Kubernetes removes the Impersonate-* headers once honoured, so nothing after it acts on them again. */
 function spendImpersonation(request: Request, access: AccessDecision): void {
   if (access.allowed && access.impersonatedBy !== undefined) removeImpersonationHeaders(request.headers);
+}
+
+/** The verb kube-apiserver's request-info resolver names a method by, served or not. */
+function resolvedVerb(method: string, hasName: boolean): string {
+  switch (method) {
+    case "GET":
+    case "HEAD":
+      return hasName ? "get" : "list";
+    case "POST":
+      return "create";
+    case "PUT":
+      return "update";
+    case "PATCH":
+      return "patch";
+    case "DELETE":
+      return hasName ? "delete" : "deletecollection";
+    default:
+      return "";
+  }
 }
 
 /** Virtual types take a POST to their collection and nothing else. */

@@ -5,6 +5,7 @@ import type { Rng } from "../kernel/rng.ts";
 import type { MvccStore } from "../store/mvcc-store.ts";
 import type { AdmissionConfig } from "./admission/admission-chain.ts";
 import type { DefectName } from "./defects.ts";
+import type { EncodedEventCache } from "./encoded-event-cache.ts";
 import type { AuthConfig, UserInfo } from "./auth/index.ts";
 import type { HealthState } from "./health/index.ts";
 import type { ResourceRegistry, ResourceType } from "./resource-types.ts";
@@ -19,12 +20,22 @@ export interface ServerContext {
   readonly registry: ResourceRegistry;
   /** How often watches that allow bookmarks get one. */
   readonly bookmarkIntervalMs: number;
+  /**
+   * Least time between two writes to one watch stream (0: each event as it comes). Events that
+   * arrive meanwhile go out together, so a thousand watchers cost a socket write each per
+   * interval, not per event (watch-stream.ts).
+   */
+  readonly watchFlushIntervalMs: number;
+  /** Watch events encoded once for every watcher that sends them in the same representation. */
+  readonly watchEncodings: EncodedEventCache;
   /** How long a read at a resourceVersion the store has not reached waits before 504 (doc 1 §7). */
   readonly tooLargeResourceVersionWaitMs: number;
   readonly admission: AdmissionConfig;
   /** Authentication and authorization; undefined when off (the embedded default). */
   readonly auth: AuthConfig | undefined;
   readonly health: HealthState;
+  /** Metric lines the host process adds to `/metrics` (memory, connections); none inside a simulation. */
+  readonly hostMetrics: (() => readonly string[]) | undefined;
   /** Bugs planted on purpose (defects.ts): empty unless `serve --defect` or the defects test asked for some. */
   readonly defects: ReadonlySet<DefectName>;
 }

@@ -54,7 +54,8 @@ export async function handleWatch(context: ServerContext, target: ResourceReques
   }
   // Planted defect "resumed-watch-drops-first-event" (sim/apiserver/defects.ts): Start at Exact loses its first change.
   const dropFirst = context.defects.has("resumed-watch-drops-first-event") && start.fromRevision !== undefined;
-  return new Response(eventStream(context, target, watch, timeoutMs(context, seconds), encode, dropFirst), { status: 200, headers });
+  const stream = eventStream(context, target, watch, timeoutMs(context, seconds), encode, representation.sharedWatchEncoding(), dropFirst);
+  return new Response(stream, { status: 200, headers });
 }
 
 /** Where the watch starts, from the watch table of doc 1 §4.7. */
@@ -95,62 +96,131 @@ function timeoutMs(context: ServerContext, seconds: number | undefined): number 
   return Math.floor(minWatchTimeoutMs * (1 + context.rng.float()));
 }
 
+/** The most bytes one write to a watch stream carries; a longer backlog goes out in several. */
+const MAX_FLUSH_BYTES = 256 * 1024;
+
+/**
+ * The stream of a watch's events. Events waiting when the stream is read go out together in one
+ * chunk (one socket write), and with `watchFlushIntervalMs` the stream writes at most once per
+ * interval; each event is encoded once for all watchers sharing its representation
+ * (encoded-event-cache.ts). Any failure to encode ends this stream alone (Kubernetes 1.26 ends a
+ * Table watch with an unrecognized includeObject that way); a bug of ours must cost one watcher,
+ * never the server.
+ */
 function eventStream(
   context: ServerContext,
   target: ResourceRequest,
   watch: Watch,
   durationMs: number,
   encode: EventEncoder,
+  sharedEncoding: string | undefined,
   dropFirst = false,
 ): ReadableStream<Uint8Array> {
   let timer: TimerHandle | undefined;
+  let pause: { timer: TimerHandle; resume: () => void } | undefined;
+  let lastFlushMs = Number.NEGATIVE_INFINITY;
+  // The last write stopped at MAX_FLUSH_BYTES with events left: the next goes out without waiting,
+  // or a watcher of large objects could never read faster than one write per interval.
+  let backlogged = false;
   let dropNext = dropFirst;
   let lastSentRevision: number | undefined;
+  // Cache keys by event type, made once per stream: events are many, types three.
+  const sharedKeys =
+    sharedEncoding === undefined
+      ? undefined
+      : new Map(["ADDED", "MODIFIED", "DELETED"].map((type) => [type, `${type}:${sharedEncoding}:${apiVersionOf(target.type)}:${target.type.kind}`]));
+  // Read once: the checks below run for every event of every watcher.
+  const withholdsDeleted = context.defects.has("deleted-events-missing");
+  const bookmarksGoBackwards = context.defects.has("bookmarks-go-backwards");
   const withheld = (event: WatchEvent): boolean => {
     // Planted defect "deleted-events-missing" (sim/apiserver/defects.ts): DELETED is never sent.
-    if (event.type === "DELETED" && context.defects.has("deleted-events-missing")) return true;
+    if (event.type === "DELETED" && withholdsDeleted) return true;
     // Planted defect "resumed-watch-drops-first-event" (sim/apiserver/defects.ts): the first change is never sent.
     if (!dropNext || event.type === "BOOKMARK") return false;
     dropNext = false;
     return true;
+  };
+  const sendable = (event: WatchEvent): WatchEvent => {
+    // Planted defect "bookmarks-go-backwards" (sim/apiserver/defects.ts): a bookmark from before the last event sent.
+    if (event.type === "BOOKMARK" && bookmarksGoBackwards && lastSentRevision !== undefined) {
+      const revision = lastSentRevision - 1;
+      return { type: "BOOKMARK", revision, object: { metadata: { resourceVersion: context.store.formatRevision(revision) } } };
+    }
+    if (event.type !== "BOOKMARK") lastSentRevision = event.revision;
+    return event;
+  };
+  const nextBuffered = (): WatchEvent | undefined => {
+    let event = watch.tryNext();
+    while (event !== undefined && withheld(event)) event = watch.tryNext();
+    return event === undefined ? undefined : sendable(event);
+  };
+  const nextWaited = async (): Promise<WatchEvent | undefined> => {
+    let event = await watch.next();
+    while (event !== undefined && withheld(event)) event = await watch.next();
+    return event === undefined ? undefined : sendable(event);
+  };
+  const encoded = (event: WatchEvent): Uint8Array => {
+    const key = sharedKeys?.get(event.type);
+    if (key === undefined || event.type === "BOOKMARK") return encode(wireEvent(context, target, event));
+    return context.watchEncodings.encoded(event.object, key, () => encode(wireEvent(context, target, event)));
+  };
+  // Waits out the rest of the flush interval; a cancelled stream stops waiting at once.
+  const waitForFlushTime = async (): Promise<void> => {
+    const dueMs = lastFlushMs + context.watchFlushIntervalMs - context.clock.nowMs();
+    if (dueMs <= 0 || backlogged) return;
+    await new Promise<void>((resume) => {
+      pause = { timer: context.clock.setTimer(dueMs, resume), resume };
+    });
+    pause = undefined;
+  };
+  const end = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    timer?.cancel();
+    watch.close();
+    controller.close();
   };
   return new ReadableStream<Uint8Array>({
     start() {
       timer = context.clock.setTimer(durationMs, () => watch.close());
     },
     async pull(controller) {
-      let event = await watch.next();
-      while (event !== undefined && withheld(event)) event = await watch.next();
-      // Planted defect "bookmarks-go-backwards" (sim/apiserver/defects.ts): a bookmark from before the last event sent.
-      if (event?.type === "BOOKMARK" && context.defects.has("bookmarks-go-backwards") && lastSentRevision !== undefined) {
-        const revision = lastSentRevision - 1;
-        event = { type: "BOOKMARK", revision, object: { metadata: { resourceVersion: context.store.formatRevision(revision) } } };
+      const first = await nextWaited();
+      if (first === undefined) return end(controller);
+      await waitForFlushTime();
+      const chunks: Uint8Array[] = [];
+      let bytes = 0;
+      let failed = false;
+      for (let event: WatchEvent | undefined = first; event !== undefined; event = bytes < MAX_FLUSH_BYTES ? nextBuffered() : undefined) {
+        try {
+          const chunk = encoded(event);
+          chunks.push(chunk);
+          bytes += chunk.length;
+        } catch {
+          failed = true;
+          break;
+        }
       }
-      if (event !== undefined && event.type !== "BOOKMARK") lastSentRevision = event.revision;
-      if (event === undefined) {
-        timer?.cancel();
-        controller.close();
-        return;
-      }
-      let chunk: Uint8Array;
-      try {
-        chunk = encode(wireEvent(context, target, event));
-      } catch (error) {
-        // An event that cannot be encoded (a Table with an unrecognized includeObject) ends the
-        // stream without being sent, as in Kubernetes 1.26.
-        if (!(error instanceof ApiError)) throw error;
-        timer?.cancel();
-        watch.close();
-        controller.close();
-        return;
-      }
-      controller.enqueue(chunk);
+      lastFlushMs = context.clock.nowMs();
+      backlogged = bytes >= MAX_FLUSH_BYTES && watch.pending > 0;
+      if (chunks.length > 0) controller.enqueue(chunks.length === 1 ? chunks[0]! : concatenated(chunks, bytes));
+      if (failed) end(controller);
     },
     cancel() {
       timer?.cancel();
+      pause?.timer.cancel();
+      pause?.resume();
       watch.close();
     },
   });
+}
+
+function concatenated(chunks: readonly Uint8Array[], bytes: number): Uint8Array {
+  const joined = new Uint8Array(bytes);
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return joined;
 }
 
 function wireEvent(context: ServerContext, target: ResourceRequest, event: WatchEvent): { type: string; object: Record<string, unknown> } {

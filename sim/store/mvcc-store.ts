@@ -24,7 +24,7 @@ import { encodeKey, keyAfter, type ObjectKey } from "./object-key.ts";
 import { decimalResourceVersions, type ResourceVersionCodec } from "./resource-version.ts";
 import { SortedKeyIndex } from "./sorted-key-index.ts";
 import { freezeWithResourceVersion, restampResourceVersion, type StoredObject } from "./stored-object.ts";
-import { WATCH_BUFFER_CAPACITY, Watch, eventForChange, type BookmarkEvent } from "./watch.ts";
+import { WATCH_BUFFER_CAPACITY, Watch, eventForChange, type BookmarkEvent, type ObjectEvent } from "./watch.ts";
 
 /** How a store is built. */
 export interface MvccStoreOptions {
@@ -254,6 +254,11 @@ export class MvccStore {
     });
   }
 
+  /** Watches open now (each ends when closed by its consumer, the store, or an overflow). */
+  get openWatches(): number {
+    return this.subscriptions.size;
+  }
+
   /** Ends every open watch (their buffered events can still be read); used when a server stops. */
   closeAllWatches(): void {
     for (const { watch } of [...this.subscriptions]) watch.close();
@@ -368,9 +373,12 @@ export class MvccStore {
   }
 
   private notify(change: Change): void {
+    // Watchers without a filter all get the same event: made once, not once per watcher (a
+    // thousand watchers of one collection are common; events are immutable once made).
+    let unfiltered: ObjectEvent | undefined;
     for (const { prefix, filter, watch } of this.subscriptions) {
       if (!change.key.startsWith(prefix)) continue;
-      const event = eventForChange(change, filter);
+      const event = filter === matchEverything ? (unfiltered ??= eventForChange(change, filter)) : eventForChange(change, filter);
       if (event !== undefined) watch.push(event);
     }
     if (this.waiters.length === 0) return;

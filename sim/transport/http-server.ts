@@ -7,6 +7,9 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { carryRawPath } from "./raw-path.ts";
+import { fetchSafeMethod, parseRawRequestHead, plainRefusal, writeRawResponse } from "./parser-refusals.ts";
 import type { TlsCredentials } from "./tls-files.ts";
 
 // How much of an oversized body is read (and dropped) before the connection is cut instead.
@@ -26,6 +29,8 @@ export interface HttpServeOptions {
   /** Largest request body read; past it `tooLarge()` answers without reading further. */
   readonly maxBodyBytes: number;
   readonly tooLarge: () => Response;
+  /** Largest request line plus headers; past it a 431 (node's default is 16 KiB). */
+  readonly maxHeaderBytes?: number;
   /**
    * The answer to a request the handler cannot be given: 405 for a method a fetch Request cannot
    * carry (TRACE), 400 for a target or Host header that makes no URL. Plain text unless given.
@@ -41,17 +46,61 @@ export interface HttpServerHandle {
   readonly url: string;
   /** Stops accepting, ends open connections (and so open watches), resolves when closed. */
   close(): Promise<void>;
+  /**
+   * A graceful stop: the listener closes at once, idle keep-alive connections close, requests in
+   * flight finish (the caller ends long-running ones, such as watches, and calls `close` to cut
+   * whatever is left after its grace period). Resolves when every connection is closed.
+   */
+  drain(): Promise<void>;
+  /** Connections open now. */
+  readonly openConnections: number;
+  /** Requests read and not yet answered in full (an open watch counts until it ends). */
+  readonly requestsInFlight: number;
 }
 
 /** Starts serving `handler`; resolves once listening. */
 export function serveHttp(handler: FetchHandler, options: HttpServeOptions): Promise<HttpServerHandle> {
   const scheme = options.tls === undefined ? "http" : "https";
+  let requestsInFlight = 0;
+  let draining = false;
+  // Per connection: requests answered and in progress, so a drain closes only connections that
+  // are idle between requests, never one whose first request is still on its way (as Go's Shutdown).
+  const connections = new Map<Duplex, { served: number; active: number }>();
+  const closeIdleKeepAlive = () => {
+    for (const [socket, state] of connections) if (state.served > 0 && state.active === 0) socket.destroy();
+  };
   const listener: RequestListener = (incoming, outgoing) => {
-    void answer(handler, options, scheme, incoming, outgoing);
+    requestsInFlight++;
+    const state = connections.get(incoming.socket);
+    if (state !== undefined) state.active++;
+    // Once draining, each answer closes its connection after it.
+    if (draining) outgoing.shouldKeepAlive = false;
+    void answer(handler, options, scheme, incoming, outgoing).finally(() => {
+      requestsInFlight--;
+      if (state !== undefined) {
+        state.active--;
+        state.served++;
+      }
+      if (draining) closeIdleKeepAlive();
+    });
   };
   // A client that fails the handshake (plain http on this port, an untrusted certificate) only
   // costs its own socket: node:https destroys it and the server carries on.
-  const server = options.tls === undefined ? createServer(listener) : createTlsServer({ cert: options.tls.cert, key: options.tls.key }, listener);
+  const limits = options.maxHeaderBytes === undefined ? {} : { maxHeaderSize: options.maxHeaderBytes };
+  const server = options.tls === undefined ? createServer(limits, listener) : createTlsServer({ ...limits, cert: options.tls.cert, key: options.tls.key }, listener);
+  // Over TLS the request's socket is the TLS socket, which "secureConnection" announces.
+  server.on(options.tls === undefined ? "connection" : "secureConnection", (socket: Duplex) => {
+    connections.set(socket, { served: 0, active: 0 });
+    socket.once("close", () => connections.delete(socket));
+  });
+  // CONNECT is handed to this event, not to the listener; without an answer the socket would close
+  // unanswered. Kubernetes answers 405 (a fetch Request cannot carry CONNECT, so no handler sees it).
+  server.on("connect", (_incoming: IncomingMessage, socket: Duplex) => {
+    void writeRawResponse(socket, refusal(options, 405, "method CONNECT is not allowed"));
+  });
+  server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    void refuseUnparsed(handler, options, scheme, error, socket);
+  });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {
@@ -64,6 +113,18 @@ export function serveHttp(handler: FetchHandler, options: HttpServeOptions): Pro
             server.close(() => done());
             server.closeAllConnections();
           }),
+        drain: () =>
+          new Promise<void>((done) => {
+            draining = true;
+            server.close(() => done());
+            closeIdleKeepAlive();
+          }),
+        get openConnections() {
+          return connections.size;
+        },
+        get requestsInFlight() {
+          return requestsInFlight;
+        },
       });
     });
   });
@@ -99,6 +160,41 @@ async function answer(handler: FetchHandler, options: HttpServeOptions, scheme: 
       outgoing.destroy();
     }
   }
+}
+
+/** Answers a request node:http could not parse, as Go does (parser-refusals.ts). */
+async function refuseUnparsed(handler: FetchHandler, options: HttpServeOptions, scheme: string, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): Promise<void> {
+  // A reset or a timed-out socket has no one to answer.
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  if (error.code === "HPE_HEADER_OVERFLOW") {
+    socket.end(plainRefusal(431));
+    return;
+  }
+  // An unknown method, or bytes in the target llhttp will not take (raw non-ASCII): Go reads both.
+  const dispatchable = error.code === "HPE_INVALID_METHOD" || error.code === "HPE_INVALID_URL";
+  const head = dispatchable && error.rawPacket !== undefined ? parseRawRequestHead(error.rawPacket) : undefined;
+  if (head === undefined) {
+    socket.end(plainRefusal(400));
+    return;
+  }
+  // TRACK, or a lowercase trace: methods a fetch Request cannot carry, which Kubernetes answers 405.
+  if (FORBIDDEN_METHODS.has(head.method.toUpperCase())) {
+    await writeRawResponse(socket, refusal(options, 405, `method ${head.method} is not allowed`));
+    return;
+  }
+  let request: Request;
+  try {
+    carryRawPath(head.headers, head.target);
+    request = new Request(`${scheme}://${head.headers.get("host") ?? "localhost"}${head.target}`, { method: fetchSafeMethod(head.method), headers: head.headers });
+  } catch {
+    // A target or Host header that makes no URL.
+    if (socket.writable) socket.end(plainRefusal(400));
+    return;
+  }
+  await writeRawResponse(socket, await handler(request));
 }
 
 function refusal(options: HttpServeOptions, status: 400 | 405, message: string): Response {
@@ -150,7 +246,12 @@ function toRequest(incoming: IncomingMessage, scheme: string, body: Buffer | und
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
-  const url = `${scheme}://${incoming.headers.host ?? "localhost"}${incoming.url ?? "/"}`;
+  const target = incoming.url ?? "/";
+  // An absolute-form target (`OPTIONS http://host/api/v1`, proxies' form) is a URL already; Go
+  // routes its path like any other.
+  const absolute = /^https?:\/\/[^/?]*/i.exec(target);
+  const url = absolute !== null ? target : `${scheme}://${incoming.headers.host ?? "localhost"}${target}`;
+  carryRawPath(headers, absolute !== null ? target.slice(absolute[0].length) || "/" : target);
   return new Request(url, { method: incoming.method ?? "GET", headers, ...(body !== undefined && { body: new Uint8Array(body) }) });
 }
 
@@ -178,12 +279,23 @@ async function writeResponse(response: Response, outgoing: ServerResponse): Prom
   for (;;) {
     const { done, value } = await reader.read();
     if (done || clientGone) break;
-    if (!outgoing.write(value)) {
-      await new Promise((resume) => {
-        outgoing.once("drain", resume);
-        outgoing.once("close", resume);
-      });
-    }
+    if (!outgoing.write(value)) await drainedOrClosed(outgoing);
   }
   outgoing.end();
+}
+
+/**
+ * Waits for a full socket to drain or close, then removes both listeners: a watch waits here once
+ * per full buffer, and a listener left behind each time leaked (MaxListenersExceededWarning).
+ */
+function drainedOrClosed(outgoing: ServerResponse): Promise<void> {
+  return new Promise((resume) => {
+    const done = () => {
+      outgoing.off("drain", done);
+      outgoing.off("close", done);
+      resume();
+    };
+    outgoing.on("drain", done);
+    outgoing.on("close", done);
+  });
 }

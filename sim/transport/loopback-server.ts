@@ -3,10 +3,8 @@
  * wired as `orb-harness serve` wires it (same body cap, 413 answer and Status for refused requests). Callers must `close()` it.
  */
 import { dialectByName, type DialectName } from "../../spec/dialects.ts";
-import { maxRequestBodyBytes } from "../../spec/doc1/limits.ts";
-import { failure } from "../apiserver/api-error.ts";
 import { ApiServer, type ApiServerOptions } from "../apiserver/api-server.ts";
-import { errorResponse, refusedResponse } from "../apiserver/http-response.ts";
+import { socketAnswers } from "../apiserver/http-response.ts";
 import { realClock } from "../kernel/real-clock.ts";
 import { Rng } from "../kernel/rng.ts";
 import { serveHttp, type FetchHandler, type HttpServerHandle } from "./http-server.ts";
@@ -19,6 +17,8 @@ export interface LoopbackServer {
   readonly url: string;
   /** The port; stays the same across `restartHttp`. */
   readonly port: number;
+  /** Connections open and requests in flight now (0 and 0 while stopped). */
+  connections(): { readonly open: number; readonly inFlight: number };
   /** Closes the socket (ending open watches) but keeps the ApiServer and its store. */
   stopHttp(): Promise<void>;
   /** Serves the same ApiServer again on the same port after `stopHttp`. */
@@ -38,11 +38,6 @@ export interface LoopbackOptions extends Partial<Omit<ApiServerOptions, "dialect
   readonly tls?: TlsCredentials;
 }
 
-/** The 413 answer `serve` gives for a body over the cap. */
-export function tooLargeResponse(): Response {
-  return errorResponse(failure("RequestEntityTooLarge", `Request entity too large: limit is ${maxRequestBodyBytes}`));
-}
-
 /** Starts an ApiServer (kubernetes dialect unless told) served on 127.0.0.1 at a free port. */
 export async function startLoopbackServer(options: LoopbackOptions = {}): Promise<LoopbackServer> {
   const { dialectName = "kubernetes", seed = "loopback-server", wrap, tls, ...serverOptions } = options;
@@ -56,7 +51,7 @@ export async function startLoopbackServer(options: LoopbackOptions = {}): Promis
     dialect: dialectByName(dialectName),
   });
   const handler = wrap === undefined ? server.handle : wrap(server.handle);
-  const listen = (port: number) => serveHttp(handler, { host: "127.0.0.1", port, maxBodyBytes: maxRequestBodyBytes, tooLarge: tooLargeResponse, refused: refusedResponse, ...(tls !== undefined && { tls }) });
+  const listen = (port: number) => serveHttp(handler, { host: "127.0.0.1", port, ...socketAnswers, ...(tls !== undefined && { tls }) });
   let http: HttpServerHandle | undefined;
   try {
     http = await listen(0);
@@ -71,6 +66,9 @@ export async function startLoopbackServer(options: LoopbackOptions = {}): Promis
     server,
     url,
     port,
+    connections() {
+      return { open: http?.openConnections ?? 0, inFlight: http?.requestsInFlight ?? 0 };
+    },
     async stopHttp() {
       const running = http;
       http = undefined;

@@ -26,6 +26,13 @@ export const compactionIntervalMs = 5 * MINUTE_MS;
 /** Largest request body accepted; not shown in doc 1 (§8); Kubernetes refuses larger with 413 (transcript body-too-large). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
+/**
+ * Largest request line plus headers read; not shown in doc 1 (§8); kube-apiserver keeps Go's
+ * http.DefaultMaxHeaderBytes (1 MiB, plus 4 KiB of slack Go allows) and answers more with a
+ * plain-text 431 (transcript header-too-large), so a 16 KiB path or a 20 KB selector is parsed.
+ */
+export const maxRequestHeaderBytes = 1024 * 1024 + 4096;
+
 /** Wait for a resourceVersion the server has not reached; not shown in doc 1 (§7 "reasonable time"); Kubernetes waits about 3 s. */
 export const tooLargeResourceVersionWaitMs = 3_000;
 
@@ -76,6 +83,7 @@ export const limits: readonly Limit[] = [
   { name: "continueTokenLifetimeMs", value: continueTokenLifetimeMs, unit: "ms", clause: "doc1/8/continue-token-lifetime", source: "doc1" },
   { name: "compactionIntervalMs", value: compactionIntervalMs, unit: "ms", clause: "doc1/8/retained-history", source: "kubernetes" },
   { name: "maxRequestBodyBytes", value: maxRequestBodyBytes, unit: "bytes", clause: "doc1/8/not-shown/request-size", source: "kubernetes" },
+  { name: "maxRequestHeaderBytes", value: maxRequestHeaderBytes, unit: "bytes", clause: "doc1/8/not-shown/request-size", source: "kubernetes" },
   { name: "tooLargeResourceVersionWaitMs", value: tooLargeResourceVersionWaitMs, unit: "ms", clause: "doc1/7/504/too-large-resource-version", source: "kubernetes" },
   { name: "tooLargeResourceVersionRetryAfterSeconds", value: tooLargeResourceVersionRetryAfterSeconds, unit: "s", clause: "doc1/7/retry-after", source: "kubernetes" },
   { name: "watchBookmarkIntervalMs", value: watchBookmarkIntervalMs, unit: "ms", clause: "doc1/6/bookmark/no-interval", source: "kubernetes" },

@@ -1,0 +1,269 @@
+/**
+ * A watch fan-out load run against any server (issue #14, "Load and slow readers"), in three
+ * phases on one namespace of its own:
+ * 1. writers alone, as fast as the server answers: the baseline write rate;
+ * 2. the same writers with N watchers open on the namespace's ConfigMaps, each from the version
+ *    before phase 2's first write, and P more that stop reading at once: the write rate under
+ *    fan-out, and every reading watcher checked for each event in order exactly once;
+ * 3. the paused watchers read again: each must find its stream cut off (ended by the server,
+ *    as kube-apiserver ends a watcher whose buffer is full) after fewer events than were written.
+ * The server's resident memory is sampled throughout through `sampleMemory`.
+ */
+import { LatencyHistogram } from "./latency-histogram.ts";
+import { FanoutWatcher, type WriteLedger } from "./fanout-watcher.ts";
+import { LoadConnection, type LoadTarget } from "./load-connection.ts";
+import { metricValue } from "../../sim/transport/host-metrics.ts";
+
+/** How to load the server. */
+export interface WatchLoadOptions {
+  readonly target: LoadTarget;
+  readonly watchers: number;
+  /** Watchers that never read (slow readers). */
+  readonly pausedWatchers: number;
+  /** Writes in flight at once. */
+  readonly writers: number;
+  /** Length of phase 1 and of phase 2. */
+  readonly phaseMs: number;
+  /** Phase 2 goes on past `phaseMs` until this many writes are made (so paused watchers surely overflow). */
+  readonly minFanoutWrites?: number;
+  /** Bytes of the value each written ConfigMap holds. */
+  readonly valueBytes: number;
+  /** How long reading watchers may take to catch up once the writers stop. */
+  readonly catchUpMs?: number;
+  /** The server's resident memory in bytes now (default: `process_resident_memory_bytes` of its /metrics). */
+  readonly sampleMemory?: () => Promise<number | undefined>;
+  readonly onProgress?: (line: string) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** The figures of one phase of writes. */
+export interface WritePhase {
+  readonly writes: number;
+  readonly failedWrites: number;
+  readonly seconds: number;
+  readonly writesPerSecond: number;
+}
+
+/** What a load run measured. */
+export interface WatchLoadResult {
+  readonly namespace: string;
+  readonly alone: WritePhase;
+  readonly fanout: WritePhase;
+  /** fanout.writesPerSecond / alone.writesPerSecond. */
+  readonly rateRatio: number;
+  readonly watchers: number;
+  /** Reading watchers whose stream the server ended early: each is a failure. */
+  readonly readersCutOff: number;
+  /** Events delivered to the reading watchers, and their rate during phase 2 and the catch-up. */
+  readonly events: number;
+  readonly eventsPerSecond: number;
+  /** Over all reading watchers: writes they did not see, saw twice, saw out of order, or saw that nobody made. */
+  readonly lost: number;
+  readonly duplicated: number;
+  readonly reordered: number;
+  readonly unexpected: number;
+  readonly latencyMs: { readonly p50: number; readonly p99: number };
+  readonly paused: { readonly watchers: number; readonly cutOff: number; readonly mostEventsBeforeCutOff: number };
+  /** Watches the server still counts 5 s after every watcher's connection closed (undefined: it does not say). */
+  readonly watchesLeftOpen: number | undefined;
+  /** Largest resident memory sampled, in bytes, when the server's memory could be read. */
+  readonly peakMemoryBytes: number | undefined;
+  readonly memoryBeforeBytes: number | undefined;
+}
+
+const OPEN_BATCH = 50;
+const MEMORY_SAMPLE_MS = 1_000;
+
+/** Runs the three phases; always deletes its namespace and closes every connection. */
+export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoadResult> {
+  const progress = options.onProgress ?? (() => {});
+  const connection = new LoadConnection(options.target, options.writers);
+  const namespace = `orb-load-${Math.random().toString(36).slice(2, 8)}`;
+  const ledger = new VersionLedger();
+  const watchers: FanoutWatcher[] = [];
+  const paused: FanoutWatcher[] = [];
+  const metric = async (name: string) => {
+    const answer = await connection.json("GET", "/metrics");
+    return answer.status === 200 && typeof answer.body === "string" ? metricValue(answer.body, name) : undefined;
+  };
+  const memory = new MemorySampler(options.sampleMemory ?? (() => metric("process_resident_memory_bytes")));
+  try {
+    await expectStatus(connection.json("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } }), 201, "create the run's namespace");
+    const memoryBeforeBytes = await memory.sample();
+    memory.start();
+    const collection = `/api/v1/namespaces/${namespace}/configmaps`;
+    progress(`phase 1: ${options.writers} writers alone for ${options.phaseMs / 1000} s`);
+    const alone = await writePhase(connection, collection, "alone", options, ledger, progress);
+    if (aborted(options)) throw new Error("interrupted after phase 1");
+    const list = await expectStatus(connection.json("GET", `${collection}?limit=1`), 200, "list before the watchers");
+    const from = String(list.body.metadata.resourceVersion);
+    const watchesBefore = await metric("apiserver_registered_watchers").catch(() => undefined);
+    progress(`opening ${options.watchers} watchers and ${options.pausedWatchers} that never read, from resourceVersion ${from}`);
+    const latencies = new LatencyHistogram();
+    for (let opened = 0; opened < options.watchers + options.pausedWatchers; opened += OPEN_BATCH) {
+      const batch = Math.min(OPEN_BATCH, options.watchers + options.pausedWatchers - opened);
+      const responses = await Promise.all(Array.from({ length: batch }, () => connection.stream(`${collection}?watch=1&resourceVersion=${from}`)));
+      for (const response of responses) {
+        if (response.statusCode !== 200) throw new Error(`a watch was answered ${response.statusCode}`);
+        const isPaused = watchers.length >= options.watchers;
+        const watcher = new FanoutWatcher(response, ledger, isPaused ? undefined : latencies, () => performance.now());
+        if (isPaused) {
+          watcher.pause();
+          paused.push(watcher);
+        } else {
+          watchers.push(watcher);
+        }
+      }
+    }
+    progress(`phase 2: ${options.writers} writers with ${watchers.length} watchers reading and ${paused.length} paused, for ${options.phaseMs / 1000} s`);
+    const eventsFrom = performance.now();
+    const fanout = await writePhase(connection, collection, "fanout", options, ledger, progress, () => sum(watchers.map((watcher) => watcher.tally.events)));
+    const expected = fanout.writes;
+    const deadline = performance.now() + (options.catchUpMs ?? 60_000);
+    while (performance.now() < deadline && !aborted(options) && watchers.some((watcher) => !watcher.tally.ended && watcher.tally.events < expected)) {
+      await sleep(100);
+    }
+    const eventSeconds = (performance.now() - eventsFrom) / 1000;
+    const tallies = watchers.map((watcher) => watcher.tally);
+    const events = sum(tallies.map((tally) => tally.events));
+    progress(`${watchers.length} watchers caught up: ${events} events in ${eventSeconds.toFixed(1)} s; resuming the ${paused.length} paused ones`);
+    await Promise.all(paused.map((watcher) => watcher.resumeUntilQuiet(2_000)));
+    const pausedTallies = paused.map((watcher) => watcher.tally);
+    for (const watcher of [...watchers, ...paused]) watcher.close();
+    const watchesLeftOpen = await settledWatchCount(() => metric("apiserver_registered_watchers"), watchesBefore);
+    return {
+      watchesLeftOpen,
+      namespace,
+      alone,
+      fanout,
+      rateRatio: alone.writesPerSecond === 0 ? 0 : fanout.writesPerSecond / alone.writesPerSecond,
+      watchers: watchers.length,
+      readersCutOff: tallies.filter((tally) => tally.ended).length,
+      events,
+      eventsPerSecond: events / eventSeconds,
+      lost: sum(tallies.map((tally) => Math.max(0, expected - tally.events))),
+      duplicated: sum(tallies.map((tally) => tally.duplicated)),
+      reordered: sum(tallies.map((tally) => tally.reordered)),
+      unexpected: sum(tallies.map((tally) => tally.unexpected)) + sum(watchers.map((watcher) => watcher.unknownVersions())),
+      latencyMs: { p50: latencies.percentile(0.5), p99: latencies.percentile(0.99) },
+      paused: {
+        watchers: paused.length,
+        cutOff: pausedTallies.filter((tally) => tally.ended && tally.events < expected).length,
+        mostEventsBeforeCutOff: Math.max(0, ...pausedTallies.map((tally) => tally.events)),
+      },
+      peakMemoryBytes: memory.peak,
+      memoryBeforeBytes,
+    };
+  } finally {
+    memory.stop();
+    for (const watcher of [...watchers, ...paused]) watcher.close();
+    await connection.json("DELETE", `/api/v1/namespaces/${namespace}`).catch(() => undefined);
+    connection.close();
+  }
+}
+
+/** Versions the writers got back, with when each write was sent. */
+class VersionLedger implements WriteLedger {
+  private readonly sent = new Map<string, number>();
+  record(resourceVersion: string, sentAt: number): void {
+    this.sent.set(resourceVersion, sentAt);
+  }
+  sentAt(resourceVersion: string): number | undefined {
+    return this.sent.get(resourceVersion);
+  }
+}
+
+/** `writers` loops creating ConfigMaps until the phase ends; a progress line every 5 s. */
+async function writePhase(
+  connection: LoadConnection,
+  collection: string,
+  phase: string,
+  options: WatchLoadOptions,
+  ledger: VersionLedger,
+  progress: (line: string) => void,
+  delivered?: () => number,
+): Promise<WritePhase> {
+  const value = "x".repeat(options.valueBytes);
+  const started = performance.now();
+  const end = started + options.phaseMs;
+  const minWrites = phase === "fanout" ? (options.minFanoutWrites ?? 0) : 0;
+  let writes = 0;
+  let failedWrites = 0;
+  let sequence = 0;
+  const reporter = setInterval(() => {
+    const seconds = (performance.now() - started) / 1000;
+    progress(`  ${phase}: ${writes} writes in ${seconds.toFixed(0)} s (${(writes / seconds).toFixed(0)}/s)${delivered === undefined ? "" : `, ${delivered()} events delivered`}`);
+  }, 5_000);
+  const writer = async (index: number) => {
+    while ((performance.now() < end || writes < minWrites) && !aborted(options)) {
+      const sentAt = performance.now();
+      const answer = await connection.json("POST", collection, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `${phase}-${index}-${sequence++}` }, data: { value } });
+      if (answer.status !== 201) {
+        failedWrites++;
+        if (failedWrites === 1) progress(`  a write was answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 200)}`);
+        continue;
+      }
+      if (phase === "fanout") ledger.record(String(answer.body.metadata.resourceVersion), sentAt);
+      writes++;
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: options.writers }, (_, index) => writer(index)));
+  } finally {
+    clearInterval(reporter);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { writes, failedWrites, seconds, writesPerSecond: writes / seconds };
+}
+
+/** Samples the server's memory every second while a run lasts. */
+class MemorySampler {
+  private timer: NodeJS.Timeout | undefined;
+  peak: number | undefined;
+
+  constructor(private readonly read: (() => Promise<number | undefined>) | undefined) {}
+
+  async sample(): Promise<number | undefined> {
+    const bytes = await this.read?.().catch(() => undefined);
+    if (bytes !== undefined) this.peak = Math.max(this.peak ?? 0, bytes);
+    return bytes;
+  }
+
+  start(): void {
+    if (this.read !== undefined) this.timer = setInterval(() => void this.sample(), MEMORY_SAMPLE_MS);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+/** The server's open watches above `before` once they stop falling (up to 5 s), or undefined. */
+async function settledWatchCount(read: () => Promise<number | undefined>, before: number | undefined): Promise<number | undefined> {
+  if (before === undefined) return undefined;
+  let now = await read().catch(() => undefined);
+  for (let waited = 0; now !== undefined && now > before && waited < 5_000; waited += 100) {
+    await sleep(100);
+    now = await read().catch(() => undefined);
+  }
+  return now === undefined ? undefined : now - before;
+}
+
+async function expectStatus(answer: Promise<{ status: number; body: any }>, status: number, what: string): Promise<{ status: number; body: any }> {
+  const result = await answer;
+  if (result.status !== status) throw new Error(`could not ${what}: answered ${result.status} ${JSON.stringify(result.body).slice(0, 300)}`);
+  return result;
+}
+
+// A function, not an inline test: TypeScript would keep a property's narrowing across awaits.
+function aborted(options: WatchLoadOptions): boolean {
+  return options.signal?.aborted === true;
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,145 @@
+/** `orb-harness load`: watch fan-out under load against the embedded server or any server (wiring only). */
+import { readFileSync } from "node:fs";
+import { loadChecks, mib } from "../../conformance/load/load-checks.ts";
+import { pausedConnectionBytes } from "../../conformance/load/socket-buffer-bound.ts";
+import { startServeProcess, type ServeProcess } from "../../conformance/load/serve-process.ts";
+import { runWatchLoad, type WatchLoadResult } from "../../conformance/load/watch-load-run.ts";
+import type { LoadTarget } from "../../conformance/load/load-connection.ts";
+import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
+import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
+import { parseFlags } from "../parse-flags.ts";
+
+const DEFAULTS = { watchers: 1000, paused: 3, writers: 16, duration: "60s", valueBytes: 100, minRateRatio: 0.5, maxMemoryMiB: 1024 } as const;
+// About what one ConfigMap event of the load takes on the wire besides its value (names, metadata).
+const EVENT_OVERHEAD_BYTES = 300;
+
+/** The load command. */
+export const loadCommand: CliCommand = {
+  name: "load",
+  summary: "watch fan-out under load: 1,000 watchers, writers at full speed, slow readers; checks order, loss, rate and memory",
+  usage: [
+    "usage: orb-harness load [--server URL [--token T] [--certificate-authority FILE] [--insecure-skip-tls-verify]]",
+    `                        [--watchers ${DEFAULTS.watchers}] [--paused-watchers ${DEFAULTS.paused}] [--writers ${DEFAULTS.writers}] [--duration ${DEFAULTS.duration}]`,
+    `                        [--value-bytes ${DEFAULTS.valueBytes}] [--min-rate-ratio ${DEFAULTS.minRateRatio}] [--max-memory-mib ${DEFAULTS.maxMemoryMiB}]`,
+    "",
+    "Three phases in a namespace of its own (deleted at the end): the writers alone for --duration, the",
+    "same writers with --watchers watchers reading every event and --paused-watchers that never read,",
+    "then the paused ones read again to see whether the server cut them off.",
+    "",
+    "  --server                   the server to load; default: `orb-harness serve --dialect kubernetes` in a",
+    "                             process of its own, stopped at the end",
+    "  --token                    bearer token (needs to create namespaces and ConfigMaps, and get /metrics)",
+    "  --certificate-authority    PEM file of the CA of the server's certificate",
+    "  --insecure-skip-tls-verify do not verify the server's certificate",
+    "  --watchers                 watchers that read every event",
+    "  --paused-watchers          watchers that stop reading at once (slow readers)",
+    "  --writers                  writes in flight at once",
+    "  --duration                 length of each write phase (Go duration)",
+    "  --value-bytes              size of each written ConfigMap's value",
+    "  --min-rate-ratio           least (rate with watchers) / (rate without) that passes",
+    "  --max-memory-mib           largest resident memory of the server that passes (read from its /metrics)",
+    "",
+    "Prints progress, the figures and one line per check. Exit 0 when every check holds, 1 when one",
+    "fails, 2 for usage errors.",
+  ].join("\n"),
+  async run(args, output) {
+    const { values, positionals } = parseFlags(args, {
+      server: "string",
+      token: "string",
+      "certificate-authority": "string",
+      "insecure-skip-tls-verify": "boolean",
+      watchers: "integer",
+      "paused-watchers": "integer",
+      writers: "integer",
+      duration: "string",
+      "value-bytes": "integer",
+      "min-rate-ratio": "string",
+      "max-memory-mib": "integer",
+    });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+    const server = values.get("server") as string | undefined;
+    for (const flag of ["token", "certificate-authority", "insecure-skip-tls-verify"]) {
+      if (server === undefined && values.has(flag)) throw new UsageError(`--${flag} needs --server`);
+    }
+    const watchers = atLeast(values, "watchers", DEFAULTS.watchers, 1);
+    const pausedWatchers = atLeast(values, "paused-watchers", DEFAULTS.paused, 0);
+    const writers = atLeast(values, "writers", DEFAULTS.writers, 1);
+    const valueBytes = atLeast(values, "value-bytes", DEFAULTS.valueBytes, 0);
+    const phaseMs = duration(values.get("duration") as string | undefined);
+    const minRateRatio = Number(values.get("min-rate-ratio") ?? DEFAULTS.minRateRatio);
+    if (!(minRateRatio >= 0 && minRateRatio <= 1)) throw new UsageError(`--min-rate-ratio must be a number from 0 to 1, got ${String(values.get("min-rate-ratio"))}`);
+    const maxMemoryBytes = atLeast(values, "max-memory-mib", DEFAULTS.maxMemoryMiB, 1) * 2 ** 20;
+
+    let serve: ServeProcess | undefined;
+    let target: LoadTarget;
+    if (server === undefined) {
+      output.out("starting the embedded server in a process of its own");
+      serve = await startServeProcess();
+      target = { url: serve.url };
+    } else {
+      const caFile = values.get("certificate-authority") as string | undefined;
+      target = {
+        url: server,
+        ...(values.has("token") && { token: values.get("token") as string }),
+        ...(caFile !== undefined && { certificateAuthority: readCertificateAuthority(caFile) }),
+        ...(values.get("insecure-skip-tls-verify") === true && { insecureSkipTlsVerify: true }),
+      };
+    }
+    const interrupt = new AbortController();
+    const onSigint = () => {
+      output.err("interrupted: stopping the writers, closing the watchers and deleting the namespace (Ctrl-C again to quit at once)");
+      interrupt.abort();
+      process.once("SIGINT", () => process.exit(130));
+    };
+    process.once("SIGINT", onSigint);
+    let result: WatchLoadResult;
+    try {
+      output.out(`loading ${target.url}`);
+      result = await runWatchLoad({ target, watchers, pausedWatchers, writers, phaseMs, valueBytes, onProgress: (line) => output.out(line), signal: interrupt.signal });
+    } catch (error) {
+      output.err(`orb-harness load: ${(error as Error).message}`);
+      return 1;
+    } finally {
+      process.removeListener("SIGINT", onSigint);
+      await serve?.stop();
+    }
+    printFigures(result, output);
+    const checks = loadChecks(result, { minRateRatio, maxMemoryBytes, pausedBufferBytes: pausedConnectionBytes() }, valueBytes + EVENT_OVERHEAD_BYTES);
+    for (const check of checks) output.out(`${check.passed ? "PASS" : "FAIL"}  ${check.name}: ${check.detail}`);
+    if (interrupt.signal.aborted) return 130;
+    return checks.every((check) => check.passed) ? 0 : 1;
+  },
+};
+
+function printFigures(result: WatchLoadResult, output: CliOutput): void {
+  output.out(`writes alone:        ${result.alone.writes} in ${result.alone.seconds.toFixed(1)} s = ${result.alone.writesPerSecond.toFixed(0)}/s (${result.alone.failedWrites} failed)`);
+  output.out(`writes with watchers: ${result.fanout.writes} in ${result.fanout.seconds.toFixed(1)} s = ${result.fanout.writesPerSecond.toFixed(0)}/s (${result.fanout.failedWrites} failed)`);
+  output.out(`events delivered:    ${result.events} to ${result.watchers} watchers = ${result.eventsPerSecond.toFixed(0)}/s; latency p50 ${result.latencyMs.p50.toFixed(0)} ms, p99 ${result.latencyMs.p99.toFixed(0)} ms`);
+  output.out(`paused watchers:     ${result.paused.cutOff} of ${result.paused.watchers} cut off (most events before the cut: ${result.paused.mostEventsBeforeCutOff})`);
+  if (result.peakMemoryBytes !== undefined) output.out(`server memory:       ${mib(result.memoryBeforeBytes ?? 0)} before, ${mib(result.peakMemoryBytes)} at the peak`);
+}
+
+function atLeast(values: ReadonlyMap<string, unknown>, name: string, fallback: number, least: number): number {
+  const value = (values.get(name) as number | undefined) ?? fallback;
+  if (value < least) throw new UsageError(`--${name} must be at least ${least}, got ${value}`);
+  return value;
+}
+
+function duration(text: string | undefined): number {
+  try {
+    const ms = goDurationToMs(parseGoDuration(text ?? DEFAULTS.duration));
+    if (ms <= 0) throw new UsageError(`--duration must be positive, got ${text}`);
+    return ms;
+  } catch (error) {
+    if (error instanceof GoDurationError) throw new UsageError(`--duration: ${error.message}`);
+    throw error;
+  }
+}
+
+function readCertificateAuthority(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`--certificate-authority: ${(error as Error).message}`);
+  }
+}
