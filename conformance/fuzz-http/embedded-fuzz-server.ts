@@ -9,10 +9,9 @@ import { dialectByName } from "../../spec/dialects.ts";
 import { ApiServer } from "../../sim/apiserver/api-server.ts";
 import { parsePolicyFile, type UserInfo } from "../../sim/apiserver/auth/index.ts";
 import { NO_DEFECTS, type DefectName } from "../../sim/apiserver/defects.ts";
-import { socketAnswers } from "../../sim/apiserver/http-response.ts";
 import { Rng } from "../../sim/kernel/rng.ts";
 import { realClock } from "../../sim/kernel/real-clock.ts";
-import { serveHttp } from "../../sim/transport/http-server.ts";
+import { startLoopbackServer } from "../../sim/transport/loopback-server.ts";
 
 const FUZZER: UserInfo = { name: "orb-fuzz-admin", uid: "orb-fuzz-admin", groups: ["orb-fuzz:admins"] };
 
@@ -45,25 +44,14 @@ export interface EmbeddedFuzzServer {
  */
 export async function startEmbeddedFuzzServer(defects: ReadonlySet<DefectName> = NO_DEFECTS): Promise<EmbeddedFuzzServer> {
   const token = randomBytes(24).toString("hex");
-  const server = new ApiServer({
-    clock: realClock,
-    rng: new Rng(randomBytes(16).toString("hex")),
-    tokenKey: randomBytes(32),
-    dialect: dialectByName("kubernetes"),
-    build: { platform: "linux/amd64" },
+  // A random seed: uids, and the continue-token key, differ from run to run as on a real server.
+  const served = await startLoopbackServer({
+    seed: randomBytes(16).toString("hex"),
     auth: { tokens: new Map([[token, FUZZER]]), policy: parsePolicyFile(POLICY) },
     tooLargeResourceVersionWaitMs: FUTURE_VERSION_WAIT_MS,
     defects,
   });
-  const http = await serveHttp(server.handle, { host: "127.0.0.1", port: 0, ...socketAnswers });
-  return {
-    url: http.url,
-    token,
-    async close() {
-      server.close();
-      await http.close();
-    },
-  };
+  return { url: served.url, token, close: () => served.close() };
 }
 
 /**

@@ -6,16 +6,13 @@
  * run's own transcripts say; `onRequest` may hold a request back (a slow server) or act on it.
  */
 import { randomBytes } from "node:crypto";
-import { ApiServer } from "../../sim/apiserver/api-server.ts";
 import { parseCustomResourceDefinition } from "../../sim/apiserver/custom-resources.ts";
 import { parsePolicyFile, parseStaticTokenFile } from "../../sim/apiserver/auth/index.ts";
-import { socketAnswers } from "../../sim/apiserver/http-response.ts";
+import { requestPath } from "../../sim/apiserver/request-path.ts";
 import { WIDGETS } from "../../sim/apiserver/sample-custom-resource.ts";
-import { Rng } from "../../sim/kernel/rng.ts";
-import { realClock } from "../../sim/kernel/real-clock.ts";
-import { serveHttp } from "../../sim/transport/http-server.ts";
+import type { FetchHandler } from "../../sim/transport/http-server.ts";
+import { startLoopbackServer } from "../../sim/transport/loopback-server.ts";
 import type { TlsCredentials } from "../../sim/transport/tls-files.ts";
-import { dialectByName } from "../../spec/dialects.ts";
 
 /** One request as the server received it. */
 export interface LoggedRequest {
@@ -72,37 +69,32 @@ const POLICY = `
 /** Starts the server on 127.0.0.1 in the kubernetes dialect, serving the sample Widget type. */
 export async function startObservedServer(options: ObservedServerOptions): Promise<ObservedServer> {
   const retention = options.retention === undefined ? {} : { ...options.retention, bookmarkIntervalMs: 1_000 };
-  const server = new ApiServer({
-    clock: realClock,
-    rng: new Rng(randomBytes(16).toString("hex")),
-    tokenKey: randomBytes(32),
-    dialect: dialectByName("kubernetes"),
-    build: { platform: "linux/amd64" },
+  const log: LoggedRequest[] = [];
+  // Logged as the router reads the path (dot segments kept), so the audit sees what was asked.
+  const observe = (handle: FetchHandler) => async (request: Request): Promise<Response> => {
+    const entry = { method: request.method, path: requestPath(request, new URL(request.url)), bodyName: await bodyName(request) };
+    log.push(entry);
+    await options.onRequest?.(entry);
+    return handle(request);
+  };
+  const served = await startLoopbackServer({
+    seed: randomBytes(16).toString("hex"),
     auth: { tokens: parseStaticTokenFile(tokenFile(options)).tokens, policy: parsePolicyFile(POLICY) },
     customResourceDefinitions: [parseCustomResourceDefinition(WIDGETS)],
     ...retention,
+    wrap: observe,
+    ...(options.tls !== undefined && { tls: options.tls }),
   });
-  const log: LoggedRequest[] = [];
-  const observed = async (request: Request): Promise<Response> => {
-    const entry = { method: request.method, path: new URL(request.url).pathname, bodyName: await bodyName(request) };
-    log.push(entry);
-    await options.onRequest?.(entry);
-    return server.handle(request);
-  };
-  const http = await serveHttp(observed, { host: "127.0.0.1", port: 0, ...socketAnswers, ...(options.tls !== undefined && { tls: options.tls }) });
   const authorization = `Bearer ${options.token}`;
   return {
-    url: http.url,
+    url: served.url,
     log,
     transport: (request) => {
       const headers = new Headers(request.headers);
       headers.set("authorization", authorization);
-      return server.handle(new Request(request, { headers }));
+      return served.server.handle(new Request(request, { headers }));
     },
-    async close() {
-      server.close();
-      await http.close();
-    },
+    close: () => served.close(),
   };
 }
 

@@ -111,14 +111,14 @@ async function routeResource(
   };
   const [verb, handler] = type.virtual === true ? reviewVerb(request.method, resourceRequest) : verbOf(request.method, resourceRequest);
   const allowed = target.subresource === undefined ? type.verbs : type.subresources[target.subresource]!;
-  const served = verb !== undefined && handler !== undefined && allowed.includes(verb);
+  // The request was authorized before routing, with the verb kube-apiserver gives its method ("" for
+  // an unknown one), so a stranger already got 403 and an allowed caller gets 405 here
+  // (transcripts method-unknown-anonymous, method-unknown-resource).
+  if (verb === undefined || handler === undefined || !allowed.includes(verb)) throw methodNotAllowed();
   // A dry run is authorized as the request it imitates (doc 1 §4.4.6, §5.1): the verb is the same.
-  // A method the resource does not serve is authorized first too, with the verb kube-apiserver's
-  // request-info resolver gives it ("" for an unknown method), so a stranger gets 403, not 405
-  // (transcript method-unknown-anonymous).
   const routed = {
     kind: "resource" as const,
-    verb: served ? verb : resolvedVerb(request.method, target.name !== undefined),
+    verb,
     apiGroup: type.group,
     resource: type.resource,
     ...(target.subresource !== undefined && { subresource: target.subresource }),
@@ -130,9 +130,8 @@ async function routeResource(
   // path, doubled slashes), what it serves is authorized as well, so nothing unauthorized is served.
   const access = sameRequest(authorized, routed) ? authorizedAccess : checkAccess(context.auth, request.headers, routed);
   if (!access.allowed) throw access.error;
-  if (!served) throw methodNotAllowed();
   spendImpersonation(request, access);
-  return handler!(context, access.user === undefined ? resourceRequest : { ...resourceRequest, user: access.user });
+  return handler(context, access.user === undefined ? resourceRequest : { ...resourceRequest, user: access.user });
 }
 
 /**
@@ -163,25 +162,6 @@ function getOnly(request: Request): void {
 /** Kubernetes removes the Impersonate-* headers once honoured, so nothing after it acts on them again. */
 function spendImpersonation(request: Request, access: AccessDecision): void {
   if (access.allowed && access.impersonatedBy !== undefined) removeImpersonationHeaders(request.headers);
-}
-
-/** The verb kube-apiserver's request-info resolver names a method by, served or not. */
-function resolvedVerb(method: string, hasName: boolean): string {
-  switch (method) {
-    case "GET":
-    case "HEAD":
-      return hasName ? "get" : "list";
-    case "POST":
-      return "create";
-    case "PUT":
-      return "update";
-    case "PATCH":
-      return "patch";
-    case "DELETE":
-      return hasName ? "delete" : "deletecollection";
-    default:
-      return "";
-  }
 }
 
 /** Virtual types take a POST to their collection and nothing else. */

@@ -1,6 +1,7 @@
 /**
- * Test helper: the embedded API server on a real socket at 127.0.0.1 and a free port, in real time,
- * wired as `orb-harness serve` wires it (same body cap, 413 answer and Status for refused requests). Callers must `close()` it.
+ * The embedded API server on a real socket at 127.0.0.1 and a free port, in real time, wired as
+ * `orb-harness serve` wires it (same body cap, header limit and answers for refused requests): for
+ * tests, the safety checks' observed server and `fuzz --target http`. Callers must `close()` it.
  */
 import { dialectByName, type DialectName } from "../../spec/dialects.ts";
 import { ApiServer, type ApiServerOptions } from "../apiserver/api-server.ts";

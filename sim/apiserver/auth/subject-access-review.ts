@@ -130,15 +130,7 @@ const SELF_SPEC_FIELDS: ReadonlySet<string> = new Set(["resourceAttributes", "no
  * give the caller's own `allowed: false`). The answer echoes only the attributes.
  */
 export function selfSubjectAccessReview(body: Record<string, unknown>, caller: UserInfo, policy: Policy | undefined, dialect: Dialect): SelfSubjectAccessReviewResponse {
-  const apiVersion = `${dialect.groups.authorization}/v1`;
-  const kind = body["kind"];
-  const version = body["apiVersion"];
-  if ((kind !== undefined && kind !== SELF_SUBJECT_ACCESS_REVIEW_KIND) || (version !== undefined && version !== apiVersion)) {
-    const shownVersion = typeof version === "string" ? version.split("/").pop() : "v1";
-    throw badRequest(
-      `${String(kind ?? SELF_SUBJECT_ACCESS_REVIEW_KIND)} in version "${shownVersion}" cannot be handled as a ${SELF_SUBJECT_ACCESS_REVIEW_KIND}: expected apiVersion "${apiVersion}" and kind "${SELF_SUBJECT_ACCESS_REVIEW_KIND}"`,
-    );
-  }
+  checkTypeMeta(body, `${dialect.groups.authorization}/v1`, SELF_SUBJECT_ACCESS_REVIEW_KIND);
   const rawSpec = body["spec"];
   const given = isObject(rawSpec) ? rawSpec : {};
   const unknownFields = Object.keys(given)
@@ -177,14 +169,13 @@ function attributesOf(spec: SarSpec): RequestAttributes {
   };
 }
 
-function checkTypeMeta(body: Record<string, unknown>, apiVersion: string): void {
+/** 400 unless the body's kind and apiVersion, where given, are `expectedKind` and `apiVersion`. */
+function checkTypeMeta(body: Record<string, unknown>, apiVersion: string, expectedKind: string = SUBJECT_ACCESS_REVIEW_KIND): void {
   const kind = body["kind"];
   const version = body["apiVersion"];
-  if ((kind !== undefined && kind !== SUBJECT_ACCESS_REVIEW_KIND) || (version !== undefined && version !== apiVersion)) {
+  if ((kind !== undefined && kind !== expectedKind) || (version !== undefined && version !== apiVersion)) {
     const shownVersion = typeof version === "string" ? version.split("/").pop() : "v1";
-    throw badRequest(
-      `${String(kind ?? SUBJECT_ACCESS_REVIEW_KIND)} in version "${shownVersion}" cannot be handled as a ${SUBJECT_ACCESS_REVIEW_KIND}: expected apiVersion "${apiVersion}" and kind "${SUBJECT_ACCESS_REVIEW_KIND}"`,
-    );
+    throw badRequest(`${String(kind ?? expectedKind)} in version "${shownVersion}" cannot be handled as a ${expectedKind}: expected apiVersion "${apiVersion}" and kind "${expectedKind}"`);
   }
 }
 
