@@ -29,8 +29,10 @@ export function loadChecks(result: WatchLoadResult, bounds: LoadBounds, eventByt
   const checks: LoadCheck[] = [
     {
       name: "every event to every reading watcher, in order, exactly once",
-      passed: result.lost + result.duplicated + result.reordered + result.unexpected === 0 && result.events > 0,
-      detail: `${result.events} events to ${result.watchers} watchers: ${result.lost} lost, ${result.duplicated} duplicated, ${result.reordered} reordered, ${result.unexpected} unexpected`,
+      passed: result.lost + result.duplicated + result.reordered + result.unexpected + result.differing === 0 && result.events > 0,
+      detail:
+        `${result.events} events to ${result.watchers} watchers (${result.verifiedWatchers} checked event by event, the others' streams compared with theirs): ` +
+        `${result.lost} lost, ${result.duplicated} duplicated, ${result.reordered} reordered, ${result.unexpected} unexpected, ${result.differing} streams different`,
     },
     {
       name: "no reading watcher cut off",

@@ -10,7 +10,8 @@
  * The server's resident memory is sampled throughout through `sampleMemory`.
  */
 import { LatencyHistogram } from "./latency-histogram.ts";
-import { FanoutWatcher, type WriteLedger } from "./fanout-watcher.ts";
+import { DigestWatcherPool } from "./digest-watcher-pool.ts";
+import { FanoutWatcher, type StreamDigest, type WatcherTally, type WriteLedger } from "./fanout-watcher.ts";
 import { LoadConnection, type LoadTarget } from "./load-connection.ts";
 import { metricValue } from "../../sim/transport/host-metrics.ts";
 
@@ -62,6 +63,10 @@ export interface WatchLoadResult {
   readonly duplicated: number;
   readonly reordered: number;
   readonly unexpected: number;
+  /** Watchers checked event by event; every other one must have received the same bytes. */
+  readonly verifiedWatchers: number;
+  /** Reading watchers whose stream differs from the verified watchers' stream (or the verified ones among themselves). */
+  readonly differing: number;
   readonly latencyMs: { readonly p50: number; readonly p99: number };
   readonly paused: { readonly watchers: number; readonly cutOff: number; readonly mostEventsBeforeCutOff: number };
   /** Watches the server still counts 5 s after every watcher's connection closed (undefined: it does not say). */
@@ -72,6 +77,10 @@ export interface WatchLoadResult {
 }
 
 const OPEN_BATCH = 50;
+/** Reading watchers that check every event (fanout-watcher.ts); the rest compare digests with theirs. */
+const VERIFIED_WATCHERS = 10;
+/** How often the main thread asks the pool for its counts. */
+const POOL_TALLY_MS = 250;
 const MEMORY_SAMPLE_MS = 1_000;
 
 /** Runs the three phases; always deletes its namespace and closes every connection. */
@@ -80,8 +89,10 @@ export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoad
   const connection = new LoadConnection(options.target, options.writers);
   const namespace = `orb-load-${Math.random().toString(36).slice(2, 8)}`;
   const ledger = new VersionLedger();
+  // The watchers that check every event (and the paused ones) live here; the rest in the pool's thread.
   const watchers: FanoutWatcher[] = [];
   const paused: FanoutWatcher[] = [];
+  let pool: DigestWatcherPool | undefined;
   const metric = async (name: string) => {
     const answer = await connection.json("GET", "/metrics");
     return answer.status === 200 && typeof answer.body === "string" ? metricValue(answer.body, name) : undefined;
@@ -100,12 +111,15 @@ export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoad
     const watchesBefore = await metric("apiserver_registered_watchers").catch(() => undefined);
     progress(`opening ${options.watchers} watchers and ${options.pausedWatchers} that never read, from resourceVersion ${from}`);
     const latencies = new LatencyHistogram();
-    for (let opened = 0; opened < options.watchers + options.pausedWatchers; opened += OPEN_BATCH) {
-      const batch = Math.min(OPEN_BATCH, options.watchers + options.pausedWatchers - opened);
-      const responses = await Promise.all(Array.from({ length: batch }, () => connection.stream(`${collection}?watch=1&resourceVersion=${from}`)));
+    const watchPath = `${collection}?watch=1&resourceVersion=${from}`;
+    const verifying = Math.min(options.watchers, VERIFIED_WATCHERS);
+    const digesting = options.watchers - verifying;
+    for (let opened = 0; opened < verifying + options.pausedWatchers; opened += OPEN_BATCH) {
+      const batch = Math.min(OPEN_BATCH, verifying + options.pausedWatchers - opened);
+      const responses = await Promise.all(Array.from({ length: batch }, () => connection.stream(watchPath)));
       for (const response of responses) {
         if (response.statusCode !== 200) throw new Error(`a watch was answered ${response.statusCode}`);
-        const isPaused = watchers.length >= options.watchers;
+        const isPaused = watchers.length >= verifying;
         const watcher = new FanoutWatcher(response, ledger, isPaused ? undefined : latencies, () => performance.now());
         if (isPaused) {
           watcher.pause();
@@ -115,21 +129,43 @@ export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoad
         }
       }
     }
-    progress(`phase 2: ${options.writers} writers with ${watchers.length} watchers reading and ${paused.length} paused, for ${options.phaseMs / 1000} s`);
+    if (digesting > 0) pool = await DigestWatcherPool.open({ target: options.target, path: watchPath, count: digesting });
+    // The pool's counts, as of its last answer: progress lines must not wait for the thread.
+    let pooled: readonly WatcherTally[] = [];
+    const allTallies = () => [...watchers.map((watcher) => watcher.tally), ...pooled];
+    const refresh = async () => {
+      if (pool !== undefined) pooled = await pool.tallies();
+    };
+    const refresher = setInterval(() => void refresh().catch(() => undefined), POOL_TALLY_MS);
+    progress(`phase 2: ${options.writers} writers with ${options.watchers} watchers reading and ${paused.length} paused, for ${options.phaseMs / 1000} s`);
     const eventsFrom = performance.now();
-    const fanout = await writePhase(connection, collection, "fanout", options, ledger, progress, () => sum(watchers.map((watcher) => watcher.tally.events)));
-    const expected = fanout.writes;
-    const deadline = performance.now() + (options.catchUpMs ?? 60_000);
-    while (performance.now() < deadline && !aborted(options) && watchers.some((watcher) => !watcher.tally.ended && watcher.tally.events < expected)) {
-      await sleep(100);
+    let fanout: WritePhase;
+    try {
+      fanout = await writePhase(connection, collection, "fanout", options, ledger, progress, () => sum(allTallies().map((tally) => tally.events)));
+      const expected = fanout.writes;
+      const deadline = performance.now() + (options.catchUpMs ?? 60_000);
+      await refresh();
+      while (performance.now() < deadline && !aborted(options) && allTallies().some((tally) => !tally.ended && tally.events < expected)) {
+        await sleep(100);
+        await refresh();
+      }
+    } finally {
+      clearInterval(refresher);
     }
+    const expected = fanout.writes;
     const eventSeconds = (performance.now() - eventsFrom) / 1000;
-    const tallies = watchers.map((watcher) => watcher.tally);
-    const events = sum(tallies.map((tally) => tally.events));
-    progress(`${watchers.length} watchers caught up: ${events} events in ${eventSeconds.toFixed(1)} s; resuming the ${paused.length} paused ones`);
+    progress(`${options.watchers} watchers caught up: ${sum(allTallies().map((tally) => tally.events))} events in ${eventSeconds.toFixed(1)} s; resuming the ${paused.length} paused ones`);
     await Promise.all(paused.map((watcher) => watcher.resumeUntilQuiet(2_000)));
     const pausedTallies = paused.map((watcher) => watcher.tally);
     for (const watcher of [...watchers, ...paused]) watcher.close();
+    const finished = await pool?.finish();
+    pool = undefined;
+    const verifiedDigests = watchers.map((watcher) => watcher.digest());
+    const digests = [...verifiedDigests, ...(finished?.digests ?? [])];
+    const tallies = [...watchers.map((watcher) => watcher.tally), ...(finished?.tallies ?? [])];
+    const events = sum(tallies.map((tally) => tally.events));
+    const reference = verifiedDigests[0];
+    const sameAsReference = (digest: StreamDigest) => reference !== undefined && digest.sha1 === reference.sha1 && digest.bytes === reference.bytes;
     const watchesLeftOpen = await settledWatchCount(() => metric("apiserver_registered_watchers"), watchesBefore);
     return {
       watchesLeftOpen,
@@ -137,7 +173,7 @@ export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoad
       alone,
       fanout,
       rateRatio: alone.writesPerSecond === 0 ? 0 : fanout.writesPerSecond / alone.writesPerSecond,
-      watchers: watchers.length,
+      watchers: tallies.length,
       readersCutOff: tallies.filter((tally) => tally.ended).length,
       events,
       eventsPerSecond: events / eventSeconds,
@@ -145,6 +181,8 @@ export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoad
       duplicated: sum(tallies.map((tally) => tally.duplicated)),
       reordered: sum(tallies.map((tally) => tally.reordered)),
       unexpected: sum(tallies.map((tally) => tally.unexpected)) + sum(watchers.map((watcher) => watcher.unknownVersions())),
+      verifiedWatchers: watchers.length,
+      differing: digests.filter((digest) => !sameAsReference(digest)).length,
       latencyMs: { p50: latencies.percentile(0.5), p99: latencies.percentile(0.99) },
       paused: {
         watchers: paused.length,
@@ -157,6 +195,7 @@ export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoad
   } finally {
     memory.stop();
     for (const watcher of [...watchers, ...paused]) watcher.close();
+    await pool?.terminate();
     await connection.json("DELETE", `/api/v1/namespaces/${namespace}`).catch(() => undefined);
     connection.close();
   }

@@ -178,6 +178,8 @@ function undiciTransport(tls: { ca?: string | undefined; cert?: string | undefin
       method: request.method,
       headers: [...request.headers],
       ...(body !== undefined && { body }),
+      // A caller's abort (a timeout, a watch closed by soak) ends the request and its connection.
+      signal: request.signal,
       dispatcher,
     });
     // Hand back a web-standard Response, whatever fetch implementation produced it.

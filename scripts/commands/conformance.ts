@@ -1,30 +1,19 @@
 /** `orb-harness conformance`: run the suite against the embedded server or a real endpoint (wiring only). */
 import { allCases } from "../../conformance/cases/index.ts";
-import { runConformance, type TargetChoice } from "../../conformance/run-conformance.ts";
+import { runConformance } from "../../conformance/run-conformance.ts";
 import { selectCases, type ConformanceRun } from "../../conformance/runner.ts";
 import { totals } from "../../conformance/results.ts";
-import { ControlPlaneError, ASSETS_ENVIRONMENT_VARIABLE } from "../../conformance/control-plane/kube-assets.ts";
-import { kubeProfileByName, KUBE_PROFILES } from "../../conformance/control-plane/kube-profiles.ts";
-import { TargetError, type Credentials } from "../../conformance/targets/remote-target.ts";
-import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
+import { ControlPlaneError } from "../../conformance/control-plane/kube-assets.ts";
+import { TargetError } from "../../conformance/targets/remote-target.ts";
 import { uncoveredClauses } from "../../reports/coverage.ts";
 import { writeReports } from "../../reports/write-reports.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
-import { parseFlags, type ParsedFlags } from "../parse-flags.ts";
+import { parseFlags } from "../parse-flags.ts";
+import { TARGET_FLAGS, targetChoice, withKubeAssetsDefault } from "../target-flags.ts";
 
 const DEFAULT_TIMEOUT_S = 60;
 const DEFAULT_REPORT_DIR = "reports/out";
 const SECRET_FLAGS = new Set(["token", "restricted-token"]);
-/** The flags on how to reach and trust a server, and the targets that read each. */
-const CONNECTION_FLAG_TARGETS: Readonly<Record<string, string>> = {
-  token: "--server (a kubeconfig holds its own credentials)",
-  "certificate-authority": "--server (a kubeconfig holds its own)",
-  "client-certificate": "--server (a kubeconfig holds its own credentials)",
-  "client-key": "--server (a kubeconfig holds its own credentials)",
-  "insecure-skip-tls-verify": "--server or --kubeconfig",
-  context: "--kubeconfig",
-};
-const CONNECTION_FLAGS = ["token", "certificate-authority", "client-certificate", "client-key", "insecure-skip-tls-verify"];
 /** Exit code of a run stopped by Ctrl-C: 128 + SIGINT, as shells report it; the run is incomplete, never a pass. */
 const INTERRUPTED_EXIT = 130;
 
@@ -73,19 +62,10 @@ export const conformanceCommand: CliCommand = {
     const args = withKubeAssetsDefault(givenArgs);
     const flags = parseFlags(args, {
       dialect: "string",
-      server: "string",
-      token: "string",
-      "certificate-authority": "string",
-      "client-certificate": "string",
-      "client-key": "string",
-      "insecure-skip-tls-verify": "boolean",
-      kubeconfig: "string",
-      context: "string",
+      ...TARGET_FLAGS,
       "restricted-token": "string",
       "restricted-kubeconfig": "string",
       "restricted-context": "string",
-      "kube-assets": "string",
-      "kube-profile": "string",
       "server-compaction-interval": "string",
       focus: "string",
       skip: "string",
@@ -174,74 +154,6 @@ export const conformanceCommand: CliCommand = {
   },
 };
 
-function targetChoice(flags: ParsedFlags): TargetChoice {
-  const value = (name: string) => flags.values.get(name) as string | undefined;
-  const dialect = value("dialect");
-  if (dialect !== undefined && !["orb", "kubernetes", "auto"].includes(dialect)) throw new UsageError(`--dialect must be orb, kubernetes or auto, got ${dialect}`);
-  const server = value("server");
-  const kubeconfig = value("kubeconfig");
-  if (server !== undefined && kubeconfig !== undefined) throw new UsageError("give --server or --kubeconfig, not both");
-  if ((value("client-certificate") === undefined) !== (value("client-key") === undefined)) {
-    throw new UsageError("--client-certificate and --client-key go together");
-  }
-  // A connection flag the chosen target does not read would be ignored while the user believes it
-  // applies (an --insecure-skip-tls-verify or a --token that does nothing): refused instead.
-  const applies = server !== undefined ? CONNECTION_FLAGS : kubeconfig !== undefined ? ["insecure-skip-tls-verify", "context"] : [];
-  for (const [flag, where] of Object.entries(CONNECTION_FLAG_TARGETS)) {
-    if (flags.values.has(flag) && !applies.includes(flag)) throw new UsageError(`--${flag} goes with ${where}`);
-  }
-  const restrictedToken = value("restricted-token");
-  const restrictedKubeconfig = value("restricted-kubeconfig");
-  const restrictedContext = value("restricted-context");
-  if (restrictedToken !== undefined && restrictedKubeconfig !== undefined) throw new UsageError("give --restricted-token or --restricted-kubeconfig, not both");
-  if (restrictedContext !== undefined && restrictedKubeconfig === undefined) throw new UsageError("--restricted-context selects a context of --restricted-kubeconfig, which is missing");
-  const compactionIntervalMs = durationMs(value("server-compaction-interval"), "server-compaction-interval");
-  const kubeAssets = value("kube-assets");
-  const kubeProfile = value("kube-profile");
-  if (kubeProfile !== undefined && kubeProfileByName(kubeProfile) === undefined) {
-    throw new UsageError(`--kube-profile must be ${Object.keys(KUBE_PROFILES).join(" or ")}, got ${kubeProfile}`);
-  }
-  if (kubeAssets !== undefined) {
-    if (server !== undefined || kubeconfig !== undefined) throw new UsageError("give --kube-assets, --server or --kubeconfig, not two of them");
-    if (dialect !== undefined && dialect !== "kubernetes" && dialect !== "auto") throw new UsageError(`a control plane started with --kube-assets speaks kubernetes, not ${dialect}`);
-    if (restrictedKubeconfig !== undefined) throw new UsageError("with --kube-assets, a second identity is --restricted-token (or, by default, an impersonated ServiceAccount)");
-    if (compactionIntervalMs !== undefined) throw new UsageError("--server-compaction-interval is for --server or --kubeconfig: with --kube-assets the profile sets it");
-    return {
-      kind: "kube-assets",
-      assetsDir: kubeAssets,
-      profile: (kubeProfile as "default" | "fast-expiry" | undefined) ?? "default",
-      ...(restrictedToken !== undefined && { restrictedToken }),
-    };
-  }
-  if (kubeProfile !== undefined) throw new UsageError(`--kube-profile needs --kube-assets DIR (or $${ASSETS_ENVIRONMENT_VARIABLE})`);
-  if (server === undefined && kubeconfig === undefined) {
-    if (compactionIntervalMs !== undefined) throw new UsageError("--server-compaction-interval needs --server or --kubeconfig: the embedded server's is known");
-    if (dialect === "auto") throw new UsageError("--dialect auto needs --server or --kubeconfig; the embedded server speaks orb or kubernetes");
-    if (restrictedToken !== undefined || restrictedKubeconfig !== undefined) throw new UsageError("a second identity needs --server or --kubeconfig");
-    return { kind: "embedded", dialect: (dialect as "orb" | "kubernetes" | undefined) ?? "orb" };
-  }
-  const restricted =
-    restrictedToken !== undefined
-      ? { restricted: { token: restrictedToken } }
-      : restrictedKubeconfig !== undefined
-        ? { restricted: { kubeconfig: restrictedKubeconfig, ...(restrictedContext !== undefined && { context: restrictedContext }) } }
-        : {};
-  const chosenDialect = (dialect as "orb" | "kubernetes" | "auto" | undefined) ?? "auto";
-  const retention = compactionIntervalMs === undefined ? {} : { compactionIntervalMs };
-  const insecure = flags.values.get("insecure-skip-tls-verify") === true ? { insecureSkipTlsVerify: true } : {};
-  if (kubeconfig !== undefined) {
-    const context = value("context");
-    return { kind: "remote", kubeconfig, ...(context !== undefined && { context }), ...insecure, dialect: chosenDialect, ...restricted, ...retention };
-  }
-  const credentials: Credentials = {
-    ...(value("token") !== undefined && { token: value("token")! }),
-    ...(value("certificate-authority") !== undefined && { certificateAuthority: value("certificate-authority")! }),
-    ...(value("client-certificate") !== undefined && { clientCertificate: value("client-certificate")!, clientKey: value("client-key")! }),
-    ...insecure,
-  };
-  return { kind: "remote", server: server!, credentials, dialect: chosenDialect, ...restricted, ...retention };
-}
-
 function listCases(output: CliOutput, focus: RegExp | undefined, skip: RegExp | undefined): number {
   for (const testCase of allCases) {
     if ((focus && !focus.test(testCase.id)) || skip?.test(testCase.id)) continue;
@@ -280,34 +192,4 @@ function regex(value: string | undefined, name: string): RegExp | undefined {
   } catch (error) {
     throw new UsageError(`--${name}: ${(error as Error).message}`);
   }
-}
-
-/**
- * `--kube-assets` given no directory (last, or followed by another flag) takes envtest's
- * $KUBEBUILDER_ASSETS, as envtest users expect.
- */
-function withKubeAssetsDefault(args: readonly string[]): readonly string[] {
-  return args.map((arg, index) => {
-    if (arg !== "--kube-assets") return arg;
-    const next = args[index + 1];
-    if (next !== undefined && !next.startsWith("--")) return arg;
-    const fromEnvironment = process.env[ASSETS_ENVIRONMENT_VARIABLE];
-    if (fromEnvironment === undefined || fromEnvironment === "") {
-      throw new UsageError(`--kube-assets needs a directory (etcd, kube-apiserver), or $${ASSETS_ENVIRONMENT_VARIABLE} set to one`);
-    }
-    return `--kube-assets=${fromEnvironment}`;
-  });
-}
-
-function durationMs(text: string | undefined, name: string): number | undefined {
-  if (text === undefined) return undefined;
-  let ms: number;
-  try {
-    ms = goDurationToMs(parseGoDuration(text));
-  } catch (error) {
-    if (error instanceof GoDurationError) throw new UsageError(`--${name}: ${error.message}`);
-    throw error;
-  }
-  if (ms <= 0) throw new UsageError(`--${name} must be positive, got ${text}`);
-  return ms;
 }

@@ -44,6 +44,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./load.ts")).loadCommand,
   },
   {
+    name: "soak",
+    summary: "a seeded concurrent workload (writers, watchers, readers) against any server; its recorded history checked against doc 1's rules",
+    load: async () => (await import("./soak.ts")).soakCommand,
+  },
+  {
     name: "simulate",
     summary: "run a control-plane scenario (leader election, node eviction) with faults in virtual time; check invariants; write a report",
     load: async () => (await import("./simulate.ts")).simulateCommand,

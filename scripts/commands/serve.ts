@@ -7,8 +7,6 @@ import { socketAnswers } from "../../sim/apiserver/http-response.ts";
 import { goPlatform } from "../../sim/apiserver/server-version.ts";
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "../../sim/apiserver/admission/service-allocation.ts";
 import { parseSideEffectPlugin } from "../../sim/apiserver/admission/side-effect-plugins.ts";
-import { defects, isDefectName, type DefectName } from "../../sim/apiserver/defects.ts";
-import { closestName } from "../../sim/config/did-you-mean.ts";
 import { parsePolicyFile, parseStaticTokenFile, type AuthConfig } from "../../sim/apiserver/auth/index.ts";
 import { parseCustomResourceDefinition } from "../../sim/apiserver/custom-resources.ts";
 import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
@@ -17,7 +15,8 @@ import { realClock } from "../../sim/kernel/real-clock.ts";
 import { serveHttp, type HttpServerHandle } from "../../sim/transport/http-server.ts";
 import { hostMetricLines } from "../../sim/transport/host-metrics.ts";
 import { readTlsFiles, TlsFilesError, type TlsCredentials } from "../../sim/transport/tls-files.ts";
-import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
+import { UsageError, type CliCommand } from "../cli-command.ts";
+import { listDefects, plantedDefects } from "../defect-flags.ts";
 import { parseFlags } from "../parse-flags.ts";
 
 /**
@@ -61,7 +60,8 @@ export const serveCommand: CliCommand = {
     "  --livez-grace-period         startup time during which failing post-start hooks do not fail /livez",
     "  --crd                        serve the custom resource type a CustomResourceDefinition file defines (JSON only)",
     "  --defect                     plant a known bug on purpose (repeatable), to see the conformance suite",
-    "                               catch it; `--defect help` lists them. Never for real use.",
+    "                               (or soak, for a concurrency bug) catch it; `--defect help` lists them.",
+    "                               Never for real use.",
     "",
     "Prints `serving on http://HOST:PORT` (https with a certificate) once listening. SIGINT or SIGTERM",
     "stops it. Example with tokens (the test fixture certificate: for local use only):",
@@ -204,22 +204,7 @@ export const serveCommand: CliCommand = {
   },
 };
 
-/** `--defect help`: every defect, one per line, its name first. */
-function listDefects(output: CliOutput): void {
-  const width = Math.max(...defects.map((defect) => defect.name.length));
-  for (const defect of defects) output.out(`${defect.name.padEnd(width)}  ${defect.description}`);
-}
 
-/** The defects named by `--defect`, each checked against the catalog. */
-function plantedDefects(names: readonly string[]): ReadonlySet<DefectName> {
-  const known = defects.map((defect) => defect.name);
-  for (const name of names) {
-    if (isDefectName(name)) continue;
-    const suggestion = closestName(name, known);
-    throw new UsageError(`unknown defect ${JSON.stringify(name)}${suggestion === undefined ? "" : `; did you mean ${JSON.stringify(suggestion)}?`} (--defect help lists them)`);
-  }
-  return new Set(names as DefectName[]);
-}
 
 /** The certificate and key to serve https with, or undefined for plain http. */
 function loadTls(certFile: string | undefined, keyFile: string | undefined): TlsCredentials | undefined {

@@ -16,6 +16,7 @@ import { routeRequest } from "./request-router.ts";
 import { NamespaceController } from "./namespace-controller.ts";
 import { ResourceRegistry } from "./resource-types.ts";
 import { EncodedEventCache } from "./encoded-event-cache.ts";
+import { WatchBroadcasts } from "./watch-broadcast.ts";
 import { customResourceDefinitionsType, type CustomResourceDefinition } from "./custom-resources.ts";
 import type { ServerContext } from "./server-context.ts";
 import { storageKey } from "./stored-resource.ts";
@@ -29,6 +30,7 @@ import type { SideEffectPlugin } from "./admission/side-effect-plugins.ts";
 import type { AuthConfig } from "./auth/index.ts";
 import { HealthState, type HealthStateOptions } from "./health/index.ts";
 import { isDefectName, NO_DEFECTS, type DefectName } from "./defects.ts";
+import { WritePipeline } from "./write-pipeline.ts";
 
 /**
  * The flush interval of watch streams `serve` sets: with 1,000 watchers, a socket write per watcher
@@ -93,12 +95,16 @@ export class ApiServer {
 
   constructor(private readonly options: ApiServerOptions) {
     this.dialect = options.dialect ?? dialectByName("orb");
+    const defects = plantedDefects(options.defects);
+    // Undefined unless a planted concurrency defect needs writes to wait for storage (write-pipeline.ts).
+    const writePipeline = WritePipeline.forDefects(defects, options.clock);
     this.store = new MvccStore({
       clock: options.clock,
       tokenKey: options.tokenKey,
       ...(options.historyWindowMs !== undefined && { historyWindowMs: options.historyWindowMs }),
       ...(options.watchBufferCapacity !== undefined && { watchCapacity: options.watchBufferCapacity }),
       resourceVersions: options.opaqueResourceVersions === true ? opaqueResourceVersions : decimalResourceVersions,
+      ...(writePipeline !== undefined && { plantedDefects: writePipeline.storeDefects }),
     });
     this.context = {
       store: this.store,
@@ -109,6 +115,7 @@ export class ApiServer {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? watchBookmarkIntervalMs,
       watchFlushIntervalMs: options.watchFlushIntervalMs ?? 0,
       watchEncodings: new EncodedEventCache(),
+      watchBroadcasts: new WatchBroadcasts(),
       tooLargeResourceVersionWaitMs: options.tooLargeResourceVersionWaitMs ?? tooLargeResourceVersionWaitMs,
       admission: {
         serviceRange: parseIpv4Cidr(options.serviceClusterIpRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE),
@@ -116,7 +123,8 @@ export class ApiServer {
       },
       auth: options.auth,
       health: new HealthState({ dialect: this.dialect, clock: options.clock, ...options.health }),
-      defects: plantedDefects(options.defects),
+      defects,
+      writePipeline,
       hostMetrics: options.hostMetrics,
     };
     this.createSystemNamespaces();

@@ -7,6 +7,9 @@ import type { ServerContext } from "./server-context.ts";
  * connections, timers), so a load run can read any server's memory and count what is left behind.
  */
 export function metricsResponse(context: ServerContext): Response {
-  const lines = ["# TYPE apiserver_registered_watchers gauge", `apiserver_registered_watchers ${context.store.openWatches}`, ...(context.hostMetrics?.() ?? [])];
+  // A broadcast is one store subscription serving many watchers: count the watchers.
+  const { watchBroadcasts } = context;
+  const watchers = context.store.openWatches - watchBroadcasts.broadcasts + watchBroadcasts.watchers;
+  const lines = ["# TYPE apiserver_registered_watchers gauge", `apiserver_registered_watchers ${watchers}`, ...(context.hostMetrics?.() ?? [])];
   return new Response(`${lines.join("\n")}\n`, { status: 200, headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
 }

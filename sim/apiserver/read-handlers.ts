@@ -1,11 +1,11 @@
 /** get and list (doc 1 §1, §2.3, §4.6.3, §4.7). */
 import { parseListLimit } from "../../spec/doc1/resource-version-tables.ts";
 import { ExpiredError, StoreError } from "../store/errors.ts";
-import type { ListResult } from "../store/mvcc-store.ts";
+import type { ListOptions, ListResult } from "../store/mvcc-store.ts";
 import { badRequest, expiredContinueToken, expiredResourceVersion, fromStoreError, notFound } from "./api-error.ts";
 import { objectFilter } from "./object-filter.ts";
 import { flag, limitParameter, optional, timeoutSeconds } from "./query-options.ts";
-import { getReadRevision, listRead } from "./read-revision.ts";
+import { getReadRevision, listRead, type ListRead } from "./read-revision.ts";
 import { negotiateRepresentation } from "./representation.ts";
 import { apiVersionOf } from "./resource-types.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
@@ -39,6 +39,25 @@ export async function handleList(context: ServerContext, target: ResourceRequest
   return representation.list(200, { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata, items: page.items.map(listItem) });
 }
 
+/** A list read at the latest state without a version asked for: Most Recent (doc 1 §4.7), first page or whole. */
+function isMostRecent(target: ResourceRequest, read: ListRead): boolean {
+  return "revision" in read && read.revision === undefined && optional(target.query, "resourceVersion") === undefined;
+}
+
+/** How long the planted defect "paged-list-mixes-snapshots" takes between reading a first page and making its continue token. */
+export const LATE_CONTINUE_TOKEN_MS = 2;
+
+/**
+ * Planted defect "paged-list-mixes-snapshots" (sim/apiserver/defects.ts): the first page's items
+ * are read at once, its continue token LATE_CONTINUE_TOKEN_MS later from the state then, so the
+ * next pages read another snapshot when a write landed meanwhile. In sequence nothing lands then.
+ */
+async function withLateContinueToken(context: ServerContext, options: Omit<ListOptions, "revision">, page: ListResult): Promise<ListResult> {
+  await context.clock.sleep(LATE_CONTINUE_TOKEN_MS);
+  const later = context.store.list(options);
+  return later.continueToken === undefined ? page : { ...page, continueToken: later.continueToken };
+}
+
 function remainingItemCount(context: ServerContext, count: number): number {
   // Planted defect "remaining-item-count-off-by-one" (sim/apiserver/defects.ts): one item too many left.
   return context.defects.has("remaining-item-count-off-by-one") ? count + 1 : count;
@@ -53,12 +72,21 @@ export async function readList(context: ServerContext, target: ResourceRequest):
   let read = await listRead(context, target.query);
   // Planted defect "exact-list-from-latest" (sim/apiserver/defects.ts): Exact reads the latest state.
   if (context.defects.has("exact-list-from-latest") && "revision" in read && read.exact) read = { revision: undefined, exact: true };
+  // Planted defect "most-recent-list-lags" (sim/apiserver/defects.ts): while writes are in flight, Most Recent is one write behind.
+  if (context.defects.has("most-recent-list-lags") && isMostRecent(target, read) && (context.writePipeline?.inFlight ?? 0) > 0) {
+    read = { revision: Math.max(context.store.compactedRevision, context.store.revision - 1), exact: false };
+  }
   const limit = parseListLimit(optional(target.query, "limit"));
   const filter = objectFilter(target.type, target.query);
   const prefix = storagePrefix(target.type, target.namespace);
   const common = { prefix, ...(limit.kind === "limit" && { limit: limit.limit }), ...(filter !== undefined && { filter }) };
   try {
-    if (!("continueToken" in read)) return context.store.list({ ...common, ...(read.revision !== undefined && { revision: read.revision }) });
+    if (!("continueToken" in read)) {
+      const page = context.store.list({ ...common, ...(read.revision !== undefined && { revision: read.revision }) });
+      // Planted defect "paged-list-mixes-snapshots" (sim/apiserver/defects.ts): the continue token is made later, from the state then.
+      if (context.defects.has("paged-list-mixes-snapshots") && page.continueToken !== undefined) return await withLateContinueToken(context, common, page);
+      return page;
+    }
     const page = context.store.list({ ...common, continueToken: read.continueToken });
     // Planted defect "paging-skips-after-write" (sim/apiserver/defects.ts): a write since the first chunk costs the page its first item.
     if (context.defects.has("paging-skips-after-write") && context.store.revision > page.revision) return { ...page, items: page.items.slice(1) };

@@ -21,6 +21,7 @@ import { healthResponse } from "./health/index.ts";
 import { handleReview } from "./review-handler.ts";
 import { metricsResponse } from "./metrics-endpoint.ts";
 import { requestPath } from "./request-path.ts";
+import { WRITE_VERBS } from "./write-pipeline.ts";
 
 type Handler = (context: ServerContext, target: ResourceRequest) => Promise<Response>;
 
@@ -131,7 +132,10 @@ async function routeResource(
   const access = sameRequest(authorized, routed) ? authorizedAccess : checkAccess(context.auth, request.headers, routed);
   if (!access.allowed) throw access.error;
   spendImpersonation(request, access);
-  return handler(context, access.user === undefined ? resourceRequest : { ...resourceRequest, user: access.user });
+  const served = access.user === undefined ? resourceRequest : { ...resourceRequest, user: access.user };
+  // Planted concurrency defects (sim/apiserver/defects.ts) that need writes to wait for storage: write-pipeline.ts.
+  if (context.writePipeline !== undefined && WRITE_VERBS.has(verb)) return context.writePipeline.run(context.store, () => handler(context, served));
+  return handler(context, served);
 }
 
 /**

@@ -5,10 +5,12 @@ import type { Rng } from "../kernel/rng.ts";
 import type { MvccStore } from "../store/mvcc-store.ts";
 import type { AdmissionConfig } from "./admission/admission-chain.ts";
 import type { DefectName } from "./defects.ts";
+import type { WritePipeline } from "./write-pipeline.ts";
 import type { EncodedEventCache } from "./encoded-event-cache.ts";
 import type { AuthConfig, UserInfo } from "./auth/index.ts";
 import type { HealthState } from "./health/index.ts";
 import type { ResourceRegistry, ResourceType } from "./resource-types.ts";
+import type { WatchBroadcasts } from "./watch-broadcast.ts";
 
 /** The server's shared state. */
 export interface ServerContext {
@@ -28,6 +30,8 @@ export interface ServerContext {
   readonly watchFlushIntervalMs: number;
   /** Watch events encoded once for every watcher that sends them in the same representation. */
   readonly watchEncodings: EncodedEventCache;
+  /** Watchers of a whole collection behind a socket share one stream of bytes (watch-broadcast.ts). */
+  readonly watchBroadcasts: WatchBroadcasts;
   /** How long a read at a resourceVersion the store has not reached waits before 504 (doc 1 §7). */
   readonly tooLargeResourceVersionWaitMs: number;
   readonly admission: AdmissionConfig;
@@ -38,6 +42,8 @@ export interface ServerContext {
   readonly hostMetrics: (() => readonly string[]) | undefined;
   /** Bugs planted on purpose (defects.ts): empty unless `serve --defect` or the defects test asked for some. */
   readonly defects: ReadonlySet<DefectName>;
+  /** Writes waiting for storage: only with a planted concurrency defect that needs it (write-pipeline.ts), else undefined. */
+  readonly writePipeline: WritePipeline | undefined;
 }
 
 /** A request on one resource type, after routing. */

@@ -12,6 +12,8 @@ import { ExpiredError } from "../store/errors.ts";
 import type { StoredObject } from "../store/stored-object.ts";
 import type { Watch, WatchEvent } from "../store/watch.ts";
 import { ApiError, badRequest, expiredResourceVersion, failure } from "./api-error.ts";
+import { broadcastMemberStream } from "./broadcast-member-stream.ts";
+import { joinedBytes } from "./joined-bytes.ts";
 import { objectFilter } from "./object-filter.ts";
 import { flag, optional, timeoutSeconds } from "./query-options.ts";
 import { awaitRevision, parseResourceVersion } from "./read-revision.ts";
@@ -36,6 +38,10 @@ export async function handleWatch(context: ServerContext, target: ResourceReques
   // deadline exceeded" (transcript watch-timeout-negative); a list ignores it.
   if (seconds !== undefined && seconds < 0) throw failure("ServiceUnavailable", "context deadline exceeded");
   const filter = watchFilter(target);
+  const encodeEvent = eventEncoder(context, target, encode, representation.sharedWatchEncoding());
+  const broadcastKey = broadcastKeyOf(context, target, filter, query, representation.sharedWatchEncoding());
+  // Planted defect "resumed-watch-skips-concurrent-writes" (sim/apiserver/defects.ts): the history is read now, the live changes joined later.
+  const skipped = context.defects.has("resumed-watch-skips-concurrent-writes") && start.fromRevision !== undefined ? await joinLiveLate(context) : undefined;
   let watch: Watch;
   try {
     watch = context.store.watch({
@@ -52,10 +58,84 @@ export async function handleWatch(context: ServerContext, target: ResourceReques
     if (context.dialect.answers["watch-expired"] === "status") throw expired;
     return new Response(encode({ type: "ERROR", object: { ...expired.status } }), { status: 200, headers });
   }
+  if (broadcastKey !== undefined) {
+    // The store replayed the start (synthetic ADDED events, the changes after the version asked
+    // for) into the watch as it opened; joining the broadcast in the same synchronous step puts the
+    // watcher right after them.
+    const backlog: Uint8Array[] = [];
+    for (let event = watch.tryNext(); event !== undefined; event = watch.tryNext()) backlog.push(encodeEvent(event));
+    watch.close();
+    const broadcast = context.watchBroadcasts.broadcastFor(broadcastKey, {
+      store: context.store,
+      clock: context.clock,
+      prefix: storagePrefix(type, target.namespace),
+      flushIntervalMs: context.watchFlushIntervalMs,
+      capacity: context.store.watchCapacity,
+      encode: encodeEvent,
+    });
+    const stream = broadcastMemberStream(context.clock, broadcast.join(), backlog, timeoutMs(context, seconds), MAX_FLUSH_BYTES);
+    return new Response(stream, { status: 200, headers });
+  }
   // Planted defect "resumed-watch-drops-first-event" (sim/apiserver/defects.ts): Start at Exact loses its first change.
   const dropFirst = context.defects.has("resumed-watch-drops-first-event") && start.fromRevision !== undefined;
-  const stream = eventStream(context, target, watch, timeoutMs(context, seconds), encode, representation.sharedWatchEncoding(), dropFirst);
+  const stream = eventStream(context, watch, timeoutMs(context, seconds), encodeEvent, dropFirst, skipped);
   return new Response(stream, { status: 200, headers });
+}
+
+/** How long the planted defect "resumed-watch-skips-concurrent-writes" takes to join the live changes. */
+export const LATE_LIVE_JOIN_MS = 20;
+
+/** Changes a watch never sends: revisions after `after`, up to `through`. */
+interface SkippedRevisions {
+  readonly after: number;
+  readonly through: number;
+}
+
+/**
+ * Planted defect "resumed-watch-skips-concurrent-writes" (sim/apiserver/defects.ts): a resumed
+ * watch replays the history up to the revision of now, then takes LATE_LIVE_JOIN_MS to join the
+ * live changes, which start at the revision of then; the writes committed in between are in
+ * neither. One client in sequence writes nothing while its watch is being opened.
+ */
+async function joinLiveLate(context: ServerContext): Promise<SkippedRevisions> {
+  const after = context.store.revision;
+  await context.clock.sleep(LATE_LIVE_JOIN_MS);
+  return { after, through: context.store.revision };
+}
+
+/**
+ * The broadcast a watch joins (watch-broadcast.ts), or undefined for a watch that needs a stream
+ * of its own: one with a selector or a name (its events depend on it), with bookmarks (each
+ * watcher's come on its own timer), in a Table (encoded per request), on a server without a flush
+ * interval (in-process and virtual time), or with a planted defect (planted on the per-watcher path).
+ */
+function broadcastKeyOf(
+  context: ServerContext,
+  target: ResourceRequest,
+  filter: ((object: StoredObject) => boolean) | undefined,
+  query: URLSearchParams,
+  sharedEncoding: string | undefined,
+): string | undefined {
+  if (context.watchFlushIntervalMs <= 0 || context.defects.size > 0) return undefined;
+  if (filter !== undefined || sharedEncoding === undefined || flag(query, "allowWatchBookmarks")) return undefined;
+  return `${storagePrefix(target.type, target.namespace)}\n${sharedEncoding}\n${apiVersionOf(target.type)}\n${target.type.kind}`;
+}
+
+/**
+ * Encodes events as the watch's representation does; an event of an object is encoded once for
+ * all watchers sharing the representation (encoded-event-cache.ts).
+ */
+function eventEncoder(context: ServerContext, target: ResourceRequest, encode: EventEncoder, sharedEncoding: string | undefined): (event: WatchEvent) => Uint8Array {
+  // Cache keys by event type, made once per watch: events are many, types three.
+  const sharedKeys =
+    sharedEncoding === undefined
+      ? undefined
+      : new Map(["ADDED", "MODIFIED", "DELETED"].map((type) => [type, `${type}:${sharedEncoding}:${apiVersionOf(target.type)}:${target.type.kind}`]));
+  return (event) => {
+    const key = sharedKeys?.get(event.type);
+    if (key === undefined || event.type === "BOOKMARK") return encode(wireEvent(context, target, event));
+    return context.watchEncodings.encoded(event.object, key, () => encode(wireEvent(context, target, event)));
+  };
 }
 
 /** Where the watch starts, from the watch table of doc 1 §4.7. */
@@ -109,12 +189,11 @@ const MAX_FLUSH_BYTES = 256 * 1024;
  */
 function eventStream(
   context: ServerContext,
-  target: ResourceRequest,
   watch: Watch,
   durationMs: number,
-  encode: EventEncoder,
-  sharedEncoding: string | undefined,
+  encoded: (event: WatchEvent) => Uint8Array,
   dropFirst = false,
+  skipped?: SkippedRevisions,
 ): ReadableStream<Uint8Array> {
   let timer: TimerHandle | undefined;
   let pause: { timer: TimerHandle; resume: () => void } | undefined;
@@ -124,17 +203,14 @@ function eventStream(
   let backlogged = false;
   let dropNext = dropFirst;
   let lastSentRevision: number | undefined;
-  // Cache keys by event type, made once per stream: events are many, types three.
-  const sharedKeys =
-    sharedEncoding === undefined
-      ? undefined
-      : new Map(["ADDED", "MODIFIED", "DELETED"].map((type) => [type, `${type}:${sharedEncoding}:${apiVersionOf(target.type)}:${target.type.kind}`]));
   // Read once: the checks below run for every event of every watcher.
   const withholdsDeleted = context.defects.has("deleted-events-missing");
   const bookmarksGoBackwards = context.defects.has("bookmarks-go-backwards");
   const withheld = (event: WatchEvent): boolean => {
     // Planted defect "deleted-events-missing" (sim/apiserver/defects.ts): DELETED is never sent.
     if (event.type === "DELETED" && withholdsDeleted) return true;
+    // Planted defect "resumed-watch-skips-concurrent-writes" (sim/apiserver/defects.ts): what was committed while it opened is never sent.
+    if (skipped !== undefined && event.type !== "BOOKMARK" && event.revision > skipped.after && event.revision <= skipped.through) return true;
     // Planted defect "resumed-watch-drops-first-event" (sim/apiserver/defects.ts): the first change is never sent.
     if (!dropNext || event.type === "BOOKMARK") return false;
     dropNext = false;
@@ -158,11 +234,6 @@ function eventStream(
     let event = await watch.next();
     while (event !== undefined && withheld(event)) event = await watch.next();
     return event === undefined ? undefined : sendable(event);
-  };
-  const encoded = (event: WatchEvent): Uint8Array => {
-    const key = sharedKeys?.get(event.type);
-    if (key === undefined || event.type === "BOOKMARK") return encode(wireEvent(context, target, event));
-    return context.watchEncodings.encoded(event.object, key, () => encode(wireEvent(context, target, event)));
   };
   // Waits out the rest of the flush interval; a cancelled stream stops waiting at once.
   const waitForFlushTime = async (): Promise<void> => {
@@ -201,7 +272,7 @@ function eventStream(
       }
       lastFlushMs = context.clock.nowMs();
       backlogged = bytes >= MAX_FLUSH_BYTES && watch.pending > 0;
-      if (chunks.length > 0) controller.enqueue(chunks.length === 1 ? chunks[0]! : concatenated(chunks, bytes));
+      if (chunks.length > 0) controller.enqueue(chunks.length === 1 ? chunks[0]! : joinedBytes(chunks));
       if (failed) end(controller);
     },
     cancel() {
@@ -211,16 +282,6 @@ function eventStream(
       watch.close();
     },
   });
-}
-
-function concatenated(chunks: readonly Uint8Array[], bytes: number): Uint8Array {
-  const joined = new Uint8Array(bytes);
-  let offset = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return joined;
 }
 
 function wireEvent(context: ServerContext, target: ResourceRequest, event: WatchEvent): { type: string; object: Record<string, unknown> } {

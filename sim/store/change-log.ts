@@ -32,6 +32,14 @@ export class ChangeLog {
     this.changes.push(change);
   }
 
+  /**
+   * Inserts a change older than the newest, in revision order. Only the API server's planted
+   * defect "versions-assigned-before-commit" commits out of order (mvcc-store.ts, reserveRevision).
+   */
+  insertLate(change: Change): void {
+    this.changes.splice(this.firstIndexAfter(change.revision), 0, change);
+  }
+
   /** Retained changes with revision > `revision`, in order. */
   *after(revision: number): Generator<Change> {
     for (let index = this.firstIndexAfter(revision); index < this.changes.length; index++) {

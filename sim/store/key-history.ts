@@ -28,6 +28,16 @@ export class KeyHistory {
   }
 
   /**
+   * Inserts a change older than the newest, in revision order. Only the API server's planted
+   * defect "versions-assigned-before-commit" commits out of order (mvcc-store.ts, reserveRevision).
+   */
+  insertLate(change: Change): void {
+    let index = this.versions.length;
+    while (index > 0 && this.versions[index - 1]!.revision > change.revision) index--;
+    this.versions.splice(index, 0, change);
+  }
+
+  /**
    * Whether compaction can have anything to drop here: more than one version, or a deletion.
    * Most keys of a large store (pods written once) never do, and compaction skips them.
    */

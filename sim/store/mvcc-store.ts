@@ -42,6 +42,23 @@ export interface MvccStoreOptions {
   readonly resourceVersions?: ResourceVersionCodec;
   /** Live events a watcher may leave unread before it is closed (see WATCH_BUFFER_CAPACITY). */
   readonly watchCapacity?: number;
+  /** Bugs of the API server's concurrency defects that live in the store (PlantedStoreDefects); none by default. */
+  readonly plantedDefects?: PlantedStoreDefects;
+}
+
+/**
+ * What the store does wrong for the API server's planted concurrency defects
+ * (sim/apiserver/defects.ts, sim/apiserver/write-pipeline.ts): only `serve --defect` and tests set
+ * this, never a simulation.
+ */
+export interface PlantedStoreDefects {
+  /** "watch-drops-simultaneous-write": a change committed at the same instant as the change before it reaches no watcher. */
+  readonly dropSameInstantEvents?: boolean;
+  /**
+   * "versions-assigned-before-commit": the revision handed out (reserveRevision) to the write
+   * committing now, or undefined for a write that has none (it takes a new one).
+   */
+  readonly reservedRevision?: () => number | undefined;
 }
 
 /** A resourceVersion precondition on a write: the object must still be at this revision. */
@@ -85,10 +102,19 @@ export interface WatchOptions {
   readonly bookmarkIntervalMs?: number;
 }
 
+/**
+ * What a subscription delivers changes to: a Watch, or a consumer that buffers for many watchers
+ * at once (the API server's watch broadcast, sim/apiserver/watch-broadcast.ts).
+ */
+export interface ChangeSink {
+  push(event: ObjectEvent): void;
+  close(): void;
+}
+
 interface Subscription {
   readonly prefix: string;
   readonly filter: (object: StoredObject) => boolean;
-  readonly watch: Watch;
+  readonly watch: ChangeSink;
 }
 
 interface RevisionWaiter {
@@ -105,7 +131,8 @@ export class MvccStore {
   readonly historyWindowMs: number;
   private readonly clock: Clock;
   private readonly tokens: ContinueTokenCodec;
-  private readonly watchCapacity: number;
+  /** Live events a watch may leave unread before it is cut off (watch.ts). */
+  readonly watchCapacity: number;
   private readonly histories = new Map<string, KeyHistory>();
   // The histories compaction may shorten (see KeyHistory.compactable): a compaction visits these,
   // not every key (150,000 pods written once, and 5,000 leases renewed every 10 s).
@@ -116,6 +143,10 @@ export class MvccStore {
   private waiters: RevisionWaiter[] = [];
   private currentRevision = 1;
   private compacted = 1;
+  private readonly planted: PlantedStoreDefects | undefined;
+  // For the planted defects: the highest revision handed out, and the commit time of the last change.
+  private reservedThrough = 0;
+  private lastFanOutMs: number | undefined;
 
   constructor(options: MvccStoreOptions) {
     this.clock = options.clock;
@@ -123,6 +154,7 @@ export class MvccStore {
     this.historyWindowMs = options.historyWindowMs ?? documentedHistoryWindowMs;
     this.resourceVersions = options.resourceVersions ?? decimalResourceVersions;
     this.watchCapacity = options.watchCapacity ?? WATCH_BUFFER_CAPACITY;
+    this.planted = options.plantedDefects;
   }
 
   /** The latest revision: that of the last write, or 1 for an empty store. */
@@ -206,15 +238,11 @@ export class MvccStore {
     const start = this.readableRevision(options.fromRevision);
     const filter = options.filter ?? matchEverything;
     let bookmarkTimer: TimerHandle | undefined;
-    const subscription: Subscription = {
-      prefix: options.prefix,
-      filter,
-      watch: new Watch(this.watchCapacity, () => {
-        this.subscriptions.delete(subscription);
-        bookmarkTimer?.cancel();
-      }),
-    };
-    const { watch } = subscription;
+    const watch = new Watch(this.watchCapacity, () => {
+      this.subscriptions.delete(subscription);
+      bookmarkTimer?.cancel();
+    });
+    const subscription: Subscription = { prefix: options.prefix, filter, watch };
     if (options.initialState === true) {
       for (const object of this.list({ prefix: options.prefix, revision: start, filter }).items) {
         watch.pushBacklog({ type: "ADDED", revision: start, object });
@@ -254,7 +282,19 @@ export class MvccStore {
     });
   }
 
-  /** Watches open now (each ends when closed by its consumer, the store, or an overflow). */
+  /**
+   * Delivers every later change under `prefix` to `sink`, synchronously as it commits, until the
+   * returned function is called. `closeAllWatches` closes the sink.
+   */
+  subscribe(prefix: string, sink: ChangeSink): () => void {
+    const subscription: Subscription = { prefix, filter: matchEverything, watch: sink };
+    this.subscriptions.add(subscription);
+    return () => {
+      this.subscriptions.delete(subscription);
+    };
+  }
+
+  /** Subscriptions open now: watches (each ends when closed by its consumer, the store, or an overflow) and sinks. */
   get openWatches(): number {
     return this.subscriptions.size;
   }
@@ -350,7 +390,7 @@ export class MvccStore {
   }
 
   private commit(type: ChangeType, key: string, object: StoredObject | null, previous: StoredObject | undefined, known: KeyHistory | undefined): StoredObject {
-    const revision = this.currentRevision + 1;
+    const revision = this.planted === undefined ? this.currentRevision + 1 : this.plantedRevision();
     const resourceVersion = this.resourceVersions.format(revision);
     const stored =
       object !== null
@@ -364,19 +404,54 @@ export class MvccStore {
     }
     // One record serves the key's history and the change log; its key is the history's string.
     const change: Change = { type, key: history.key, revision, timeMs: this.clock.nowMs(), object: stored, previous };
-    history.push(change);
+    if (revision > this.currentRevision) {
+      history.push(change);
+      this.changes.append(change);
+      this.currentRevision = revision;
+    } else {
+      // Planted defect "versions-assigned-before-commit" (sim/apiserver/defects.ts): a write handed
+      // its revision before a later-numbered write committed goes in behind it, and is sent after it.
+      history.insertLate(change);
+      this.changes.insertLate(change);
+    }
     if (history.compactable) this.compactable.add(history);
-    this.currentRevision = revision;
-    this.changes.append(change);
     this.notify(change);
     return stored;
+  }
+
+  /**
+   * Hands out a revision before its write commits: the planted defect
+   * "versions-assigned-before-commit" (sim/apiserver/defects.ts), whose write pipeline calls this
+   * when a write arrives and commits it later with `PlantedStoreDefects.reservedRevision`.
+   */
+  reserveRevision(): number {
+    this.reservedThrough = Math.max(this.reservedThrough, this.currentRevision) + 1;
+    return this.reservedThrough;
+  }
+
+  // With planted defects: the revision handed out to the committing write, or a new one.
+  private plantedRevision(): number {
+    const reserved = this.planted?.reservedRevision;
+    if (reserved === undefined) return this.currentRevision + 1;
+    return reserved() ?? this.reserveRevision();
+  }
+
+  // Planted defect "watch-drops-simultaneous-write" (sim/apiserver/defects.ts): whether `change`
+  // was committed at the same instant as the change before it (and so is sent to nobody).
+  private droppedAtSameInstant(change: Change): boolean {
+    if (this.planted?.dropSameInstantEvents !== true) return false;
+    const previousMs = this.lastFanOutMs;
+    this.lastFanOutMs = change.timeMs;
+    return previousMs === change.timeMs;
   }
 
   private notify(change: Change): void {
     // Watchers without a filter all get the same event: made once, not once per watcher (a
     // thousand watchers of one collection are common; events are immutable once made).
     let unfiltered: ObjectEvent | undefined;
-    for (const { prefix, filter, watch } of this.subscriptions) {
+    // Planted defect "watch-drops-simultaneous-write" (sim/apiserver/defects.ts): a same-instant change reaches no watcher.
+    const subscriptions = this.planted !== undefined && this.droppedAtSameInstant(change) ? [] : this.subscriptions;
+    for (const { prefix, filter, watch } of subscriptions) {
       if (!change.key.startsWith(prefix)) continue;
       const event = filter === matchEverything ? (unfiltered ??= eventForChange(change, filter)) : eventForChange(change, filter);
       if (event !== undefined) watch.push(event);

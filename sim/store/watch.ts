@@ -4,7 +4,7 @@
  * one; the consumer pulls them at its own pace from a bounded buffer.
  */
 import type { Change } from "./change-log.ts";
-import type { StoredObject } from "./stored-object.ts";
+import { restampResourceVersion, type StoredObject } from "./stored-object.ts";
 
 /** Event types a watch delivers (doc 1 §2.4, §6; DELETED is Kubernetes' name, "not shown" there). */
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK";
@@ -145,7 +145,9 @@ export function eventForChange(change: Change, matches: (object: StoredObject) =
       const is = matches(object);
       if (was && is) return { type: "MODIFIED", revision, object };
       if (is) return { type: "ADDED", revision, object };
-      if (was) return { type: "DELETED", revision, object };
+      // The object's previous state, at the change's version: kube-apiserver 1.26.4 sends that
+      // (its cacher's convertToWatchEvent; recorded by `soak` with and without the watch cache).
+      if (was) return { type: "DELETED", revision, object: restampResourceVersion(change.previous!, object.metadata.resourceVersion!) };
       return undefined;
     }
   }

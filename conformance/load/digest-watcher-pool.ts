@@ -1,0 +1,79 @@
+/**
+ * Digesting watchers in a thread of their own (digest-watchers-thread.ts): the many watchers of a
+ * load run that count their events and digest their bytes (fanout-watcher.ts) rather than check
+ * each event. Reading a thousand streams takes most of a core; in the main thread it delayed the
+ * writers' answers, and the write rate measured the client rather than the server.
+ */
+import { Worker } from "node:worker_threads";
+import type { StreamDigest, WatcherTally } from "./fanout-watcher.ts";
+import type { LoadTarget } from "./load-connection.ts";
+
+/** What the thread is told when it starts. */
+export interface PoolSetup {
+  readonly target: LoadTarget;
+  /** The watch request's path and query. */
+  readonly path: string;
+  readonly count: number;
+}
+
+export type PoolRequest = { readonly type: "tally" } | { readonly type: "finish" };
+
+export type PoolReply =
+  | { readonly type: "opened" }
+  | { readonly type: "failed"; readonly message: string }
+  | { readonly type: "tally"; readonly tallies: readonly WatcherTally[] }
+  | { readonly type: "finished"; readonly tallies: readonly WatcherTally[]; readonly digests: readonly StreamDigest[] };
+
+/** The main thread's handle on the watchers' thread. */
+export class DigestWatcherPool {
+  private constructor(private readonly worker: Worker) {}
+
+  /** Starts the thread; resolves once all `setup.count` watches are open. */
+  static async open(setup: PoolSetup): Promise<DigestWatcherPool> {
+    const worker = new Worker(new URL("./digest-watchers-thread.mjs", import.meta.url), { workerData: setup });
+    const pool = new DigestWatcherPool(worker);
+    const first = await pool.next();
+    if (first.type !== "opened") {
+      await worker.terminate();
+      throw new Error(first.type === "failed" ? first.message : `the watchers' thread answered ${first.type}`);
+    }
+    return pool;
+  }
+
+  /** Every watcher's tally now. */
+  async tallies(): Promise<readonly WatcherTally[]> {
+    this.worker.postMessage({ type: "tally" } satisfies PoolRequest);
+    const answer = await this.next();
+    if (answer.type !== "tally") throw new Error(`the watchers' thread answered ${answer.type} to a tally`);
+    return answer.tallies;
+  }
+
+  /** Closes every watch and ends the thread: the final tallies, and each stream's digest. */
+  async finish(): Promise<{ readonly tallies: readonly WatcherTally[]; readonly digests: readonly StreamDigest[] }> {
+    this.worker.postMessage({ type: "finish" } satisfies PoolRequest);
+    const answer = await this.next();
+    await this.worker.terminate();
+    if (answer.type !== "finished") throw new Error(`the watchers' thread answered ${answer.type} to finish`);
+    return answer;
+  }
+
+  /** Ends the thread at once (its connections close with it). */
+  async terminate(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  private next(): Promise<PoolReply> {
+    return new Promise((resolve, reject) => {
+      const onMessage = (message: PoolReply) => {
+        this.worker.off("error", onError);
+        resolve(message);
+      };
+      const onError = (error: Error) => {
+        this.worker.off("message", onMessage);
+        reject(error);
+      };
+      this.worker.once("message", onMessage);
+      this.worker.once("error", onError);
+    });
+  }
+}

@@ -1,0 +1,294 @@
+/** `orb-harness soak`: a seeded concurrent workload against any server, its recorded history checked (wiring only). */
+import { randomInt } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { HARNESS_VERSION } from "../../conformance/run-conformance.ts";
+import { ControlPlaneError } from "../../conformance/control-plane/kube-assets.ts";
+import { runSoak, type SoakRun } from "../../conformance/soak/run-soak.ts";
+import { soakCounts } from "../../conformance/soak/soak-counts.ts";
+import { SoakNamespaceError } from "../../conformance/soak/soak-namespace.ts";
+import { DEFAULT_SOAK_SETTINGS, HOT_KEYS, STEADY_WATCHERS, type SoakSettings } from "../../conformance/soak/soak-settings.ts";
+import { openSoakTarget, type SoakTarget, type SoakTargetChoice } from "../../conformance/soak/soak-target.ts";
+import { EMBEDDED_SOAK_WINDOWS } from "../../conformance/soak/embedded-soak-server.ts";
+import { TargetError } from "../../conformance/targets/remote-target.ts";
+import type { DefectName } from "../../sim/apiserver/defects.ts";
+import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
+import type { ApiHistory } from "../../sim/history/api-history.ts";
+import { checkHistory } from "../../sim/history/check-history.ts";
+import { historyInvariants } from "../../spec/invariants-history.ts";
+import { DEFAULT_SOAK_REPORT_DIR, SOAK_REPORT_FILES, writeSoakReports } from "../../reports/soak-reports.ts";
+import { soakReplayCommand, SOAK_REPLAY_PREFIX } from "../../reports/soak-replay-command.ts";
+import { invariantResults, SOAK_RESULTS_SCHEMA_VERSION, type SoakResults } from "../../reports/soak-results.ts";
+import { soakFigureLines, soakVerdictLines, soakViolationLines } from "../../reports/soak-text.ts";
+import { shellQuote } from "../../reports/rerun-command.ts";
+import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
+import { listDefects, plantedDefects } from "../defect-flags.ts";
+import { parseFlags, type ParsedFlags } from "../parse-flags.ts";
+import { TARGET_FLAGS, targetChoice, withKubeAssetsDefault } from "../target-flags.ts";
+
+const DEFAULT_DURATION = "60s";
+const DEFAULT_REQUEST_TIMEOUT = "10s";
+const MAX_KEYS = 1000;
+/** Exit code of a run stopped by Ctrl-C: 128 + SIGINT, as shells report it. */
+const INTERRUPTED_EXIT = 130;
+/** Flags that shape a workload or choose its target: a re-check of a saved history takes none of them. */
+const WORKLOAD_FLAGS = [...Object.keys(TARGET_FLAGS), "defect", "duration", "writers", "watchers", "readers", "keys", "seed", "request-timeout"];
+const seconds = (ms: number) => `${ms / 1000} s`;
+
+/** The soak command. */
+export const soakCommand: CliCommand = {
+  name: "soak",
+  summary: "a seeded concurrent workload (writers, watchers, readers) against any server; its recorded history checked against doc 1's rules",
+  usage: [
+    "usage: orb-harness soak [target] [--duration 60s] [--writers N] [--watchers N] [--readers N] [--keys N] [--seed S]",
+    "                        [--request-timeout 10s] [--report-dir DIR]",
+    "       orb-harness soak --check history.json [--report-dir DIR]",
+    "",
+    "A seeded concurrent workload in a namespace of its own (created first, deleted at the end, also on Ctrl-C;",
+    "nothing outside it is touched). Writers create, update (with and without a resourceVersion precondition),",
+    "patch, flip a label that moves objects in and out of a selector, and delete ConfigMaps, a few keys hot and",
+    "most cold. Watchers watch from now, from Any (0) or after a list, with bookmarks and with a label selector,",
+    `close now and then and resume from the last version they saw, relisting on 410; ${STEADY_WATCHERS} of them watch the whole`,
+    "namespace throughout. Readers get and list at Most Recent, Any, Exact and NotOlderThan, and page through",
+    "lists while writes land between pages. Every request, answer and watch event is recorded with its client",
+    "and monotonic times (an answer that never came: uncertain), then checked against the history invariants",
+    "(spec/invariants-history.ts).",
+    "",
+    "target (default: the embedded server in this process on a loopback port, kubernetes dialect, with short",
+    `windows: bookmarks every ${seconds(EMBEDDED_SOAK_WINDOWS.bookmarkIntervalMs)}, history kept ${seconds(EMBEDDED_SOAK_WINDOWS.historyWindowMs)}, compacted every ${seconds(EMBEDDED_SOAK_WINDOWS.compactionIntervalMs)}):`,
+    "  --defect NAME                     embedded server only: plant a known bug (repeatable; --defect help lists them)",
+    "  --server URL [--token T] [--certificate-authority FILE] [--client-certificate FILE --client-key FILE]",
+    "  --kubeconfig PATH [--context NAME]",
+    "  --insecure-skip-tls-verify        with --server or --kubeconfig: do not verify the server's certificate",
+    "  --kube-assets [DIR] [--kube-profile default|fast-expiry]",
+    "                                    start a real control plane from DIR (etcd, kube-apiserver, optionally",
+    "                                    kube-controller-manager; default $KUBEBUILDER_ASSETS), soak it, stop it",
+    "",
+    "workload:",
+    `  --duration D          how long the writers and readers work: 60s, 5m, 1500ms (default ${DEFAULT_DURATION})`,
+    `  --writers N           default ${DEFAULT_SOAK_SETTINGS.writers}`,
+    `  --watchers N          at least ${STEADY_WATCHERS}: ${STEADY_WATCHERS} watch throughout, the others cycle (default ${DEFAULT_SOAK_SETTINGS.watchers})`,
+    `  --readers N           default ${DEFAULT_SOAK_SETTINGS.readers}`,
+    `  --keys N              ConfigMaps written, the first ${HOT_KEYS} hot (default ${DEFAULT_SOAK_SETTINGS.keys})`,
+    "  --seed S              seeds every choice of every client (default: a random one, printed); timing stays real",
+    `  --request-timeout D   a request unanswered this long is given up, its outcome uncertain (default ${DEFAULT_REQUEST_TIMEOUT})`,
+    "",
+    "  --check FILE          no workload: check a history.json an earlier run wrote, and report",
+    `  --report-dir DIR      where to write ${Object.values(SOAK_REPORT_FILES).join(", ")} (default ${DEFAULT_SOAK_REPORT_DIR})`,
+    "",
+    "Prints progress every 5 s, then operations/s, counts by kind and one line per invariant; for each violation",
+    "the rule, the witness (operations and events with their clients and times), the seed and a replay command.",
+    "Exit 0 when every invariant held, 1 on a violation, 2 for usage or connection errors, 130 when interrupted",
+    "(Ctrl-C: the namespace is deleted, what was recorded is checked and reported; a second Ctrl-C quits at once).",
+  ].join("\n"),
+  async run(givenArgs, output) {
+    const args = withKubeAssetsDefault(givenArgs);
+    const flags = parseFlags(args, {
+      ...TARGET_FLAGS,
+      defect: "repeated",
+      duration: "string",
+      writers: "integer",
+      watchers: "integer",
+      readers: "integer",
+      keys: "integer",
+      seed: "integer",
+      "request-timeout": "string",
+      check: "string",
+      "report-dir": "string",
+    });
+    if (flags.positionals.length > 0) throw new UsageError(`unexpected argument ${flags.positionals[0]}`);
+    const requestedDefects = (flags.values.get("defect") as string[] | undefined) ?? [];
+    if (requestedDefects.includes("help")) {
+      listDefects(output);
+      return 0;
+    }
+    const reportDir = (flags.values.get("report-dir") as string | undefined) ?? DEFAULT_SOAK_REPORT_DIR;
+    const checkFile = flags.values.get("check") as string | undefined;
+    if (checkFile !== undefined) {
+      const workloadFlag = WORKLOAD_FLAGS.find((name) => flags.values.has(name));
+      if (workloadFlag !== undefined) throw new UsageError(`--${workloadFlag} does not go with --check, which checks a saved history and runs no workload`);
+      return recheck(checkFile, reportDir, output);
+    }
+    const settings = soakSettings(flags);
+    const choice = soakTargetChoice(flags, plantedDefects(requestedDefects));
+    return soak(settings, choice, { args: givenArgs, reportDir, tokenFlag: flags.values.get("token") as string | undefined }, output);
+  },
+};
+
+/** Runs the workload against the target, checks and reports. */
+async function soak(settings: SoakSettings, choice: SoakTargetChoice, run: { args: readonly string[]; reportDir: string; tokenFlag: string | undefined }, output: CliOutput): Promise<number> {
+  const startedAt = new Date().toISOString();
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    output.err("interrupted: stopping the workload and deleting its namespace (Ctrl-C again to quit at once)");
+    interrupt.abort();
+    process.once("SIGINT", () => process.exit(INTERRUPTED_EXIT));
+  };
+  process.once("SIGINT", onSigint);
+  output.out(
+    `soak: seed ${settings.seed}, ${seconds(settings.durationMs)}, ${settings.writers} writers, ${settings.watchers} watchers, ${settings.readers} readers, ${settings.keys} keys`,
+  );
+  let target: SoakTarget;
+  let result: SoakRun;
+  try {
+    try {
+      target = await openSoakTarget(choice.kind === "kube-assets" ? { ...choice, onProgress: (line) => output.out(line), signal: interrupt.signal } : choice);
+    } catch (error) {
+      if (!(error instanceof TargetError || error instanceof ControlPlaneError)) throw error;
+      output.err(`orb-harness soak: ${error.message}`);
+      return interrupt.signal.aborted ? INTERRUPTED_EXIT : 2;
+    }
+    try {
+      output.out(`target: ${target.description}${target.serverVersion === "" ? "" : `, ${target.serverVersion}`}`);
+      result = await runSoak({
+        settings,
+        target,
+        signal: interrupt.signal,
+        onNamespace: (namespace) => output.out(`namespace ${namespace}`),
+        onProgress: (line) => output.out(line),
+      });
+    } catch (error) {
+      if (!(error instanceof SoakNamespaceError)) throw error;
+      output.err(`orb-harness soak: ${error.message}`);
+      return 2;
+    } finally {
+      await target.close();
+    }
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+  }
+  reportNamespace(result.namespace, output);
+  const secrets = [...target.secrets, ...(run.tokenFlag === undefined ? [] : [run.tokenFlag])];
+  const code = await checkAndReport(
+    result.history,
+    { source: "run", startedAt, replayCommand: soakReplayCommand(run.args, settings.seed), workloadMs: result.workloadMs, serverVersion: target.serverVersion },
+    run.reportDir,
+    secrets,
+    output,
+  );
+  if (result.interrupted) {
+    output.err(`interrupted: the workload ran ${(result.workloadMs / 1000).toFixed(1)} s of ${seconds(settings.durationMs)}; exit ${INTERRUPTED_EXIT}`);
+    return INTERRUPTED_EXIT;
+  }
+  return code;
+}
+
+/** `soak --check FILE`: the checkers and the reports over a saved history. */
+async function recheck(file: string, reportDir: string, output: CliOutput): Promise<number> {
+  const startedAt = new Date().toISOString();
+  let history: ApiHistory;
+  try {
+    history = parseHistory(await readFile(file, "utf8"));
+  } catch (error) {
+    output.err(`orb-harness soak: cannot read a history from ${file}: ${(error as Error).message}`);
+    return 2;
+  }
+  output.out(`checking ${file}: ${history.operations.length} operations of ${history.clients.length} clients against ${history.target} (seed ${history.seed}, namespace ${history.namespace})`);
+  const replayCommand = [SOAK_REPLAY_PREFIX, "--check", shellQuote(file)].join(" ");
+  return checkAndReport(history, { source: "check", startedAt, replayCommand, workloadMs: history.endMs - history.startMs, serverVersion: "" }, reportDir, [], output);
+}
+
+/** Checks the history, prints figures, verdicts and violations, writes the reports; 0 when all held, else 1. */
+async function checkAndReport(
+  history: ApiHistory,
+  run: { readonly source: SoakResults["source"]; readonly startedAt: string; readonly replayCommand: string; readonly workloadMs: number; readonly serverVersion: string },
+  reportDir: string,
+  secrets: readonly string[],
+  output: CliOutput,
+): Promise<number> {
+  const checking = performance.now();
+  const verdicts = checkHistory(history);
+  const checkMs = performance.now() - checking;
+  const invariants = invariantResults(history, verdicts, historyInvariants);
+  const counts = soakCounts(history);
+  const workloadSeconds = run.workloadMs / 1000;
+  const results: SoakResults = {
+    schemaVersion: SOAK_RESULTS_SCHEMA_VERSION,
+    kind: "soak",
+    harnessVersion: HARNESS_VERSION,
+    source: run.source,
+    target: { description: history.target, serverVersion: run.serverVersion },
+    seed: history.seed,
+    namespace: history.namespace,
+    startedAt: run.startedAt,
+    finishedAt: new Date().toISOString(),
+    replayCommand: run.replayCommand,
+    workloadSeconds,
+    operationsPerSecond: workloadSeconds > 0 ? counts.operations / workloadSeconds : 0,
+    counts,
+    invariants,
+    violations: invariants.filter((result) => !result.held).length,
+  };
+  for (const line of soakFigureLines(results)) output.out(line);
+  output.out(`checked ${history.operations.length} operations in ${(checkMs / 1000).toFixed(1)} s:`);
+  for (const line of soakVerdictLines(results)) output.out(line);
+  for (const line of soakViolationLines(results)) output.out(line);
+  const written = await writeSoakReports(reportDir, { results, history, verdicts, writeHistory: run.source === "run" }, { secrets, env: process.env });
+  output.out(`reports: ${written.join(", ")}`);
+  output.out(results.violations === 0 ? `soak: ${results.invariants.length} invariants held` : `soak: ${results.violations} of ${results.invariants.length} invariants violated (seed ${results.seed})`);
+  return results.violations === 0 ? 0 : 1;
+}
+
+function reportNamespace(namespace: SoakRun["namespace"], output: CliOutput): void {
+  if (namespace.state === "gone") output.out(`namespace ${namespace.name} deleted`);
+  else if (namespace.state === "terminating") output.err(`warning: namespace ${namespace.name} is still terminating; it will go by itself`);
+  else output.err(`warning: could not delete namespace ${namespace.name} (${namespace.why}); remove it with: kubectl delete namespace ${namespace.name}`);
+}
+
+function soakSettings(flags: ParsedFlags): SoakSettings {
+  const integer = (name: string, fallback: number, least: number, most = Number.MAX_SAFE_INTEGER) => {
+    const value = (flags.values.get(name) as number | undefined) ?? fallback;
+    if (value < least) throw new UsageError(`--${name} must be at least ${least}, got ${value}`);
+    if (value > most) throw new UsageError(`--${name} must be at most ${most}, got ${value}`);
+    return value;
+  };
+  const seed = flags.values.get("seed") as number | undefined;
+  if (seed !== undefined && seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${seed}`);
+  return {
+    seed: seed ?? randomInt(1, 2 ** 31),
+    durationMs: durationMs(flags, "duration", DEFAULT_DURATION),
+    writers: integer("writers", DEFAULT_SOAK_SETTINGS.writers, 1),
+    watchers: integer("watchers", DEFAULT_SOAK_SETTINGS.watchers, STEADY_WATCHERS),
+    readers: integer("readers", DEFAULT_SOAK_SETTINGS.readers, 0),
+    keys: integer("keys", DEFAULT_SOAK_SETTINGS.keys, 1, MAX_KEYS),
+    requestTimeoutMs: durationMs(flags, "request-timeout", DEFAULT_REQUEST_TIMEOUT),
+  };
+}
+
+/** The target the flags choose (as the conformance command reads them), with the defects the embedded server plants. */
+function soakTargetChoice(flags: ParsedFlags, planted: ReadonlySet<DefectName>): SoakTargetChoice {
+  const choice = targetChoice(flags);
+  if (choice.kind === "embedded") return { kind: "embedded", defects: planted };
+  if (planted.size > 0) throw new UsageError("--defect plants a bug in the embedded server; it does not go with --server, --kubeconfig or --kube-assets");
+  return choice;
+}
+
+
+
+function durationMs(flags: ParsedFlags, name: string, fallback: string): number {
+  const text = (flags.values.get(name) as string | undefined) ?? fallback;
+  let ms: number;
+  try {
+    ms = goDurationToMs(parseGoDuration(text));
+  } catch (error) {
+    if (error instanceof GoDurationError) throw new UsageError(`--${name}: ${error.message} (e.g. 60s, 5m, 1500ms)`);
+    throw error;
+  }
+  if (ms <= 0) throw new UsageError(`--${name} must be positive, got ${text}`);
+  return ms;
+}
+
+/** A history file, shape-checked enough to be checked (sim/history/api-history.ts). */
+function parseHistory(text: string): ApiHistory {
+  const value = JSON.parse(text) as Partial<ApiHistory> | null;
+  const problems = [
+    typeof value?.namespace !== "string" && "namespace",
+    typeof value?.seed !== "number" && "seed",
+    typeof value?.target !== "string" && "target",
+    !Array.isArray(value?.clients) && "clients",
+    !Array.isArray(value?.operations) && "operations",
+    typeof value?.startMs !== "number" && "startMs",
+    typeof value?.endMs !== "number" && "endMs",
+  ].filter((problem): problem is string => problem !== false);
+  if (problems.length > 0) throw new Error(`not a soak history (missing or wrong: ${problems.join(", ")})`);
+  return value as ApiHistory;
+}
