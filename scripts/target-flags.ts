@@ -8,7 +8,7 @@ import type { TargetChoice } from "../conformance/run-conformance.ts";
 import { ASSETS_ENVIRONMENT_VARIABLE } from "../conformance/control-plane/kube-assets.ts";
 import { kubeProfileByName, KUBE_PROFILES } from "../conformance/control-plane/kube-profiles.ts";
 import type { Credentials } from "../conformance/targets/remote-target.ts";
-import { GoDurationError, goDurationToMs, parseGoDuration } from "../sim/config/go-duration.ts";
+import { durationFlagMs } from "./duration-flag.ts";
 import { UsageError } from "./cli-command.ts";
 import type { FlagSpec, ParsedFlags } from "./parse-flags.ts";
 
@@ -65,7 +65,8 @@ export function targetChoice(flags: ParsedFlags): TargetChoice {
   const restrictedContext = value("restricted-context");
   if (restrictedToken !== undefined && restrictedKubeconfig !== undefined) throw new UsageError("give --restricted-token or --restricted-kubeconfig, not both");
   if (restrictedContext !== undefined && restrictedKubeconfig === undefined) throw new UsageError("--restricted-context selects a context of --restricted-kubeconfig, which is missing");
-  const compactionIntervalMs = durationMs(value("server-compaction-interval"), "server-compaction-interval");
+  const compactionText = value("server-compaction-interval");
+  const compactionIntervalMs = compactionText === undefined ? undefined : durationFlagMs(compactionText, "server-compaction-interval");
   const kubeAssets = value("kube-assets");
   const kubeProfile = value("kube-profile");
   if (kubeProfile !== undefined && kubeProfileByName(kubeProfile) === undefined) {
@@ -129,15 +130,3 @@ export function withKubeAssetsDefault(args: readonly string[]): readonly string[
   });
 }
 
-function durationMs(text: string | undefined, name: string): number | undefined {
-  if (text === undefined) return undefined;
-  let ms: number;
-  try {
-    ms = goDurationToMs(parseGoDuration(text));
-  } catch (error) {
-    if (error instanceof GoDurationError) throw new UsageError(`--${name}: ${error.message}`);
-    throw error;
-  }
-  if (ms <= 0) throw new UsageError(`--${name} must be positive, got ${text}`);
-  return ms;
-}

@@ -26,6 +26,9 @@ export type PoolReply =
 
 /** The main thread's handle on the watchers' thread. */
 export class DigestWatcherPool {
+  // One question at a time: replies carry no id, so two in flight could take each other's answer.
+  private queue: Promise<unknown> = Promise.resolve();
+
   private constructor(private readonly worker: Worker) {}
 
   /** Starts the thread; resolves once all `setup.count` watches are open. */
@@ -41,20 +44,23 @@ export class DigestWatcherPool {
   }
 
   /** Every watcher's tally now. */
-  async tallies(): Promise<readonly WatcherTally[]> {
-    this.worker.postMessage({ type: "tally" } satisfies PoolRequest);
-    const answer = await this.next();
-    if (answer.type !== "tally") throw new Error(`the watchers' thread answered ${answer.type} to a tally`);
-    return answer.tallies;
+  tallies(): Promise<readonly WatcherTally[]> {
+    return this.ask({ type: "tally" }, (answer) => {
+      if (answer.type !== "tally") throw new Error(`the watchers' thread answered ${answer.type} to a tally`);
+      return answer.tallies;
+    });
   }
 
   /** Closes every watch and ends the thread: the final tallies, and each stream's digest. */
   async finish(): Promise<{ readonly tallies: readonly WatcherTally[]; readonly digests: readonly StreamDigest[] }> {
-    this.worker.postMessage({ type: "finish" } satisfies PoolRequest);
-    const answer = await this.next();
-    await this.worker.terminate();
-    if (answer.type !== "finished") throw new Error(`the watchers' thread answered ${answer.type} to finish`);
-    return answer;
+    try {
+      return await this.ask({ type: "finish" }, (answer) => {
+        if (answer.type !== "finished") throw new Error(`the watchers' thread answered ${answer.type} to finish`);
+        return answer;
+      });
+    } finally {
+      await this.worker.terminate();
+    }
   }
 
   /** Ends the thread at once (its connections close with it). */
@@ -62,18 +68,40 @@ export class DigestWatcherPool {
     await this.worker.terminate();
   }
 
+  /** Sends `request` once the previous question has its answer, and reads the answer with `read`. */
+  private ask<T>(request: PoolRequest, read: (answer: PoolReply) => T): Promise<T> {
+    const asked = this.queue.then(async () => {
+      const answer = this.next();
+      this.worker.postMessage(request);
+      return read(await answer);
+    });
+    this.queue = asked.catch(() => undefined);
+    return asked;
+  }
+
+  /** The thread's next message; an error or an exit without one rejects. */
   private next(): Promise<PoolReply> {
     return new Promise((resolve, reject) => {
-      const onMessage = (message: PoolReply) => {
+      const stop = () => {
+        this.worker.off("message", onMessage);
         this.worker.off("error", onError);
+        this.worker.off("exit", onExit);
+      };
+      const onMessage = (message: PoolReply) => {
+        stop();
         resolve(message);
       };
       const onError = (error: Error) => {
-        this.worker.off("message", onMessage);
+        stop();
         reject(error);
       };
-      this.worker.once("message", onMessage);
-      this.worker.once("error", onError);
+      const onExit = (code: number) => {
+        stop();
+        reject(new Error(`the watchers' thread exited (code ${code}) without answering`));
+      };
+      this.worker.on("message", onMessage);
+      this.worker.on("error", onError);
+      this.worker.on("exit", onExit);
     });
   }
 }

@@ -32,6 +32,12 @@ describe("load watchers: checked event by event, or counted and digested", () =>
     expect(digested.digest()).toEqual(checked.digest());
   });
 
+  it("count a repeat that is not next to its first as a duplicate, with opaque versions too", async () => {
+    const opaque = (name: string) => `{"type":"ADDED","object":{"metadata":{"name":"${name}","resourceVersion":"v-${name}"}}}\n`;
+    const watcher = await fed(Buffer.from(["a", "b", "a", "c"].map(opaque).join("")), 64, true);
+    expect(watcher.tally).toMatchObject({ events: 3, duplicated: 1 });
+  });
+
   it("tell a stream that lost, repeated or reordered an event from the checked one", async () => {
     const checked = (await fed(stream([5, 6, 7, 8]), 64, true)).digest();
     for (const versions of [[5, 6, 8], [5, 6, 6, 7, 8], [5, 7, 6, 8]]) {

@@ -56,6 +56,7 @@ export class FanoutWatcher {
   private reorders = 0;
   private strays = 0;
   private lastVersion = -1;
+  private readonly seen = new Set<string>();
   private endedByServer = false;
   // Versions seen before their write's answer arrived: checked against the ledger at the end.
   private readonly early: string[] = [];
@@ -132,12 +133,14 @@ export class FanoutWatcher {
         this.strays++;
         continue;
       }
+      // Any repeat is a duplicate, whatever the versions look like; only order needs numbers.
+      if (this.seen.has(event.resourceVersion)) {
+        this.duplicates++;
+        continue;
+      }
+      this.seen.add(event.resourceVersion);
       const version = Number(event.resourceVersion);
       if (Number.isSafeInteger(version)) {
-        if (version === this.lastVersion) {
-          this.duplicates++;
-          continue;
-        }
         if (version < this.lastVersion) this.reorders++;
         this.lastVersion = Math.max(this.lastVersion, version);
       }

@@ -7,6 +7,7 @@
  * known bugs (sim/apiserver/defects.ts, `soak --defect`), to watch the checkers catch them.
  */
 import { randomBytes } from "node:crypto";
+import { SOCKET_WATCH_FLUSH_INTERVAL_MS } from "../../sim/apiserver/api-server.ts";
 import { parsePolicyFile, type UserInfo } from "../../sim/apiserver/auth/index.ts";
 import { NO_DEFECTS, type DefectName } from "../../sim/apiserver/defects.ts";
 import { GIT_VERSION } from "../../sim/apiserver/server-version.ts";
@@ -50,6 +51,8 @@ export async function startEmbeddedSoakServer(options: EmbeddedSoakServerOptions
     seed: randomBytes(16).toString("hex"),
     auth: { tokens: new Map([[token, SOAK_ADMIN]]), policy: parsePolicyFile(POLICY) },
     ...(options.windows ?? EMBEDDED_SOAK_WINDOWS),
+    // As `serve` runs: watches of the whole namespace share a broadcast (sim/apiserver/watch-broadcast.ts).
+    watchFlushIntervalMs: SOCKET_WATCH_FLUSH_INTERVAL_MS,
     defects,
   });
   return {

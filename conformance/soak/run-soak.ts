@@ -8,7 +8,7 @@
 import type { ApiHistory } from "../../sim/history/api-history.ts";
 import { SoakConnection } from "./soak-connection.ts";
 import type { SoakClientContext } from "./soak-client-context.ts";
-import { createSoakNamespace, deleteSoakNamespace, soakNamespaceName, type NamespaceCleanup } from "./soak-namespace.ts";
+import { awaitPublishedConfigMaps, createSoakNamespace, deleteSoakNamespace, soakNamespaceName, type NamespaceCleanup } from "./soak-namespace.ts";
 import { SoakPlan } from "./soak-plan.ts";
 import { runReader } from "./soak-reader.ts";
 import { SoakRecorder } from "./soak-recorder.ts";
@@ -16,6 +16,9 @@ import { NAMESPACE_GONE_WAIT_MS, SETTLE_MAX_MS, SETTLE_QUIET_MS, STEADY_WATCHERS
 import type { SoakTarget } from "./soak-target.ts";
 import { runCyclingWatcher, runSteadyWatcher, type SteadyWatcherMode } from "./soak-watcher.ts";
 import { runWriter } from "./soak-writer.ts";
+
+/** How long a run on a cluster waits for the root-CA ConfigMap in its new namespace. */
+const PUBLISHED_CONFIG_MAPS_WAIT_MS = 5_000;
 
 /** The steady watchers: one from now with bookmarks, one a reflector (list, then watch from its version). */
 const STEADY_MODES: readonly SteadyWatcherMode[] = [
@@ -53,6 +56,8 @@ export async function runSoak(options: SoakRunOptions): Promise<SoakRun> {
   const connection = new SoakConnection(target.identity, target.url, soakNamespaceName(plan), settings.requestTimeoutMs);
   await createSoakNamespace(connection);
   options.onNamespace?.(connection.namespace);
+  // The embedded server publishes nothing into namespaces; clusters do.
+  if (target.kind !== "embedded") await awaitPublishedConfigMaps(connection, PUBLISHED_CONFIG_MAPS_WAIT_MS);
   const workloadStop = new AbortController();
   const watchStop = new AbortController();
   const recorder = new SoakRecorder();

@@ -92,6 +92,10 @@ export class SoakConnection {
    */
   private checkInNamespace(method: string, path: string, body: unknown): void {
     const pathOnly = path.split("?")[0]!;
+    // The path as the request will carry it: dot segments resolved, nothing encoded to hide a slash.
+    if (pathOnly.includes("%") || new URL(pathOnly, "http://soak.invalid").pathname !== pathOnly) {
+      throw new OutsideNamespaceError(`soak refused to send ${method} ${path}: not a plain path`);
+    }
     const inCollection = pathOnly === this.collectionPath || (pathOnly.startsWith(`${this.collectionPath}/`) && !pathOnly.slice(this.collectionPath.length + 1).includes("/"));
     if (inCollection) return;
     if (pathOnly === this.namespacePath && (method === "GET" || method === "DELETE")) return;

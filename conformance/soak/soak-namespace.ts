@@ -31,6 +31,24 @@ export async function createSoakNamespace(connection: SoakConnection): Promise<v
   }
 }
 
+/** The ConfigMap kube-controller-manager's root-CA publisher puts in every new namespace. */
+const ROOT_CA_CONFIG_MAP = "kube-root-ca.crt";
+
+/**
+ * On a cluster, waits up to `waitMs` for the root-CA ConfigMap to be published in the new
+ * namespace: it appears just after the namespace, written by a client the history does not
+ * record, and the checkers count objects no workload write made as present throughout. A cluster
+ * without the publisher costs the wait once.
+ */
+export async function awaitPublishedConfigMaps(connection: SoakConnection, waitMs: number): Promise<void> {
+  const deadline = performance.now() + waitMs;
+  while (performance.now() < deadline) {
+    const read = await connection.request("GET", `${connection.collectionPath}/${ROOT_CA_CONFIG_MAP}`);
+    if (read.type === "answer" && read.status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
 /** Deletes the namespace and waits up to `waitMs` for it to be gone. */
 export async function deleteSoakNamespace(connection: SoakConnection, waitMs: number): Promise<NamespaceCleanup> {
   const path = `/api/v1/namespaces/${connection.namespace}`;

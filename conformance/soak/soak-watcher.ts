@@ -58,6 +58,8 @@ export async function runSteadyWatcher(context: SoakClientContext, client: strin
     let first = true;
     while (!context.watchStop.aborted) {
       if ((mode.start === "list" || !first) && chain.from === undefined && !(await relist(context, client, chain))) {
+        // A list that failed counts as the first try: the writers must not wait for it forever.
+        readyOnce();
         await interruptiblePause(WATCH_RETRY_PAUSE_MS, context.watchStop);
         continue;
       }

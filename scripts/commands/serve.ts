@@ -9,7 +9,6 @@ import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "../../sim/apise
 import { parseSideEffectPlugin } from "../../sim/apiserver/admission/side-effect-plugins.ts";
 import { parsePolicyFile, parseStaticTokenFile, type AuthConfig } from "../../sim/apiserver/auth/index.ts";
 import { parseCustomResourceDefinition } from "../../sim/apiserver/custom-resources.ts";
-import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
 import { Rng } from "../../sim/kernel/rng.ts";
 import { realClock } from "../../sim/kernel/real-clock.ts";
 import { serveHttp, type HttpServerHandle } from "../../sim/transport/http-server.ts";
@@ -17,6 +16,7 @@ import { hostMetricLines } from "../../sim/transport/host-metrics.ts";
 import { readTlsFiles, TlsFilesError, type TlsCredentials } from "../../sim/transport/tls-files.ts";
 import { UsageError, type CliCommand } from "../cli-command.ts";
 import { listDefects, plantedDefects } from "../defect-flags.ts";
+import { durationFlagMs } from "../duration-flag.ts";
 import { parseFlags } from "../parse-flags.ts";
 
 /**
@@ -129,8 +129,8 @@ export const serveCommand: CliCommand = {
     const auth = loadAuth(values.get("token-file") as string | undefined, values.get("policy-file") as string | undefined);
     const health = {
       failChecks: (values.get("fail-check") as string[] | undefined) ?? [],
-      shutdownDelayMs: durationMs(values, "shutdown-delay-duration", "0s", true),
-      livezGracePeriodMs: durationMs(values, "livez-grace-period", "0s", true),
+      shutdownDelayMs: durationFlagMs((values.get("shutdown-delay-duration") as string | undefined) ?? "0s", "shutdown-delay-duration", true),
+      livezGracePeriodMs: durationFlagMs((values.get("livez-grace-period") as string | undefined) ?? "0s", "livez-grace-period", true),
     };
     const customResourceDefinitions = ((values.get("crd") as string[] | undefined) ?? []).map((file) => {
       try {
@@ -149,9 +149,9 @@ export const serveCommand: CliCommand = {
         rng: new Rng(randomBytes(16).toString("hex")),
         tokenKey: randomBytes(32),
         dialect,
-        historyWindowMs: durationMs(values, "history", "5m"),
-        compactionIntervalMs: durationMs(values, "compaction-interval", "5m"),
-        bookmarkIntervalMs: durationMs(values, "bookmark-interval", "1m"),
+        historyWindowMs: durationFlagMs((values.get("history") as string | undefined) ?? "5m", "history"),
+        compactionIntervalMs: durationFlagMs((values.get("compaction-interval") as string | undefined) ?? "5m", "compaction-interval"),
+        bookmarkIntervalMs: durationFlagMs((values.get("bookmark-interval") as string | undefined) ?? "1m", "bookmark-interval"),
         watchFlushIntervalMs: SOCKET_WATCH_FLUSH_INTERVAL_MS,
         ...(watchBuffer !== undefined && { watchBufferCapacity: watchBuffer }),
         opaqueResourceVersions: values.get("opaque-resource-versions") === true,
@@ -234,14 +234,3 @@ function loadAuth(tokenFile: string | undefined, policyFile: string | undefined)
   }
 }
 
-function durationMs(values: ReadonlyMap<string, unknown>, name: string, fallback: string, zeroAllowed = false): number {
-  const text = (values.get(name) as string | undefined) ?? fallback;
-  try {
-    const ms = goDurationToMs(parseGoDuration(text));
-    if (ms < 0 || (ms === 0 && !zeroAllowed)) throw new UsageError(`--${name} must be positive, got ${text}`);
-    return ms;
-  } catch (error) {
-    if (error instanceof GoDurationError) throw new UsageError(`--${name}: ${error.message}`);
-    throw error;
-  }
-}

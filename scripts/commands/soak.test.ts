@@ -88,6 +88,13 @@ describe("orb-harness soak: usage", () => {
     const bad = await soak("--check", file, "--report-dir", join(dir, "bad"));
     expect(bad.code).toBe(2);
     expect(bad.err).toEqual([`orb-harness soak: cannot read a history from ${file}: not a soak history (missing or wrong: namespace, seed, target, clients, startMs, endMs)`]);
+    // A history whose operation was edited into something else: refused, not a crash of the checkers.
+    const edited = join(dir, "edited-history.json");
+    const operation = { kind: "list", id: 1, client: "reader-0", startMs: 1, endMs: 2 };
+    writeFileSync(edited, JSON.stringify({ namespace: "n", seed: 1, target: "t", clients: [], operations: [operation], startMs: 0, endMs: 3 }));
+    const refused = await soak("--check", edited, "--report-dir", join(dir, "edited"));
+    expect(refused.code).toBe(2);
+    expect(refused.err).toEqual([`orb-harness soak: cannot read a history from ${edited}: not a soak history: operation 0 is not a write, get, list or watch as sim/history/api-history.ts defines them`]);
   });
 });
 

@@ -11,8 +11,7 @@ import { openSoakTarget, type SoakTarget, type SoakTargetChoice } from "../../co
 import { EMBEDDED_SOAK_WINDOWS } from "../../conformance/soak/embedded-soak-server.ts";
 import { TargetError } from "../../conformance/targets/remote-target.ts";
 import type { DefectName } from "../../sim/apiserver/defects.ts";
-import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
-import type { ApiHistory } from "../../sim/history/api-history.ts";
+import type { ApiHistory, Operation } from "../../sim/history/api-history.ts";
 import { checkHistory } from "../../sim/history/check-history.ts";
 import { historyInvariants } from "../../spec/invariants-history.ts";
 import { DEFAULT_SOAK_REPORT_DIR, SOAK_REPORT_FILES, writeSoakReports } from "../../reports/soak-reports.ts";
@@ -22,6 +21,7 @@ import { soakFigureLines, soakVerdictLines, soakViolationLines } from "../../rep
 import { shellQuote } from "../../reports/rerun-command.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
 import { listDefects, plantedDefects } from "../defect-flags.ts";
+import { durationFlagMs } from "../duration-flag.ts";
 import { parseFlags, type ParsedFlags } from "../parse-flags.ts";
 import { TARGET_FLAGS, targetChoice, withKubeAssetsDefault } from "../target-flags.ts";
 
@@ -245,12 +245,12 @@ function soakSettings(flags: ParsedFlags): SoakSettings {
   if (seed !== undefined && seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${seed}`);
   return {
     seed: seed ?? randomInt(1, 2 ** 31),
-    durationMs: durationMs(flags, "duration", DEFAULT_DURATION),
+    durationMs: durationFlagMs((flags.values.get("duration") as string | undefined) ?? DEFAULT_DURATION, "duration"),
     writers: integer("writers", DEFAULT_SOAK_SETTINGS.writers, 1),
     watchers: integer("watchers", DEFAULT_SOAK_SETTINGS.watchers, STEADY_WATCHERS),
     readers: integer("readers", DEFAULT_SOAK_SETTINGS.readers, 0),
     keys: integer("keys", DEFAULT_SOAK_SETTINGS.keys, 1, MAX_KEYS),
-    requestTimeoutMs: durationMs(flags, "request-timeout", DEFAULT_REQUEST_TIMEOUT),
+    requestTimeoutMs: durationFlagMs((flags.values.get("request-timeout") as string | undefined) ?? DEFAULT_REQUEST_TIMEOUT, "request-timeout"),
   };
 }
 
@@ -260,21 +260,6 @@ function soakTargetChoice(flags: ParsedFlags, planted: ReadonlySet<DefectName>):
   if (choice.kind === "embedded") return { kind: "embedded", defects: planted };
   if (planted.size > 0) throw new UsageError("--defect plants a bug in the embedded server; it does not go with --server, --kubeconfig or --kube-assets");
   return choice;
-}
-
-
-
-function durationMs(flags: ParsedFlags, name: string, fallback: string): number {
-  const text = (flags.values.get(name) as string | undefined) ?? fallback;
-  let ms: number;
-  try {
-    ms = goDurationToMs(parseGoDuration(text));
-  } catch (error) {
-    if (error instanceof GoDurationError) throw new UsageError(`--${name}: ${error.message} (e.g. 60s, 5m, 1500ms)`);
-    throw error;
-  }
-  if (ms <= 0) throw new UsageError(`--${name} must be positive, got ${text}`);
-  return ms;
 }
 
 /** A history file, shape-checked enough to be checked (sim/history/api-history.ts). */
@@ -290,5 +275,22 @@ function parseHistory(text: string): ApiHistory {
     typeof value?.endMs !== "number" && "endMs",
   ].filter((problem): problem is string => problem !== false);
   if (problems.length > 0) throw new Error(`not a soak history (missing or wrong: ${problems.join(", ")})`);
+  // Each operation as the checkers read it: a file edited by hand must be refused here, not crash them.
+  const kinds = new Set(["write", "get", "list", "watch"]);
+  for (const [index, operation] of (value!.operations as readonly Partial<Operation>[]).entries()) {
+    const shapeOk =
+      typeof operation === "object" &&
+      operation !== null &&
+      kinds.has(operation.kind as string) &&
+      typeof operation.id === "number" &&
+      typeof operation.client === "string" &&
+      typeof operation.startMs === "number" &&
+      (operation.kind === "list"
+        ? Array.isArray(operation.pages)
+        : operation.kind === "watch"
+          ? Array.isArray(operation.events) && typeof operation.opened === "object"
+          : typeof (operation as { answer?: unknown }).answer === "object");
+    if (!shapeOk) throw new Error(`not a soak history: operation ${index} is not a write, get, list or watch as sim/history/api-history.ts defines them`);
+  }
   return value as ApiHistory;
 }

@@ -24,7 +24,9 @@ export function broadcastMemberStream(
   };
   return new ReadableStream<Uint8Array>({
     start() {
-      timer = clock.setTimer(durationMs, () => member.end());
+      // Leave at once: a stream nobody reads would otherwise hold the broadcast (its subscription
+      // and batches) until it fell a buffer behind, which on a quiet collection is never.
+      timer = clock.setTimer(durationMs, () => member.leave());
     },
     async pull(controller) {
       if (!startSent) {

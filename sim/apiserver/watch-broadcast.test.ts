@@ -137,6 +137,16 @@ describe("watch broadcast behind a socket", () => {
     expect(s.server.store.openWatches).toBe(idle);
   });
 
+  it("lets go of the broadcast at a member's timeout even when nobody reads its stream", async () => {
+    const s = broadcastServer();
+    const idle = s.server.store.openWatches;
+    const unread = await open(s, "watch=1&timeoutSeconds=1");
+    expect(s.server.store.openWatches).toBe(idle + 1);
+    await s.sim.runFor(1_000);
+    expect(s.server.store.openWatches).toBe(idle);
+    await unread.body!.cancel();
+  });
+
   it("is not used without a flush interval: in-process and virtual-time watches keep their own streams", async () => {
     const s = testServer("kubernetes");
     const idle = s.server.store.openWatches;

@@ -38,8 +38,9 @@ export async function handleWatch(context: ServerContext, target: ResourceReques
   // deadline exceeded" (transcript watch-timeout-negative); a list ignores it.
   if (seconds !== undefined && seconds < 0) throw failure("ServiceUnavailable", "context deadline exceeded");
   const filter = watchFilter(target);
-  const encodeEvent = eventEncoder(context, target, encode, representation.sharedWatchEncoding());
-  const broadcastKey = broadcastKeyOf(context, target, filter, query, representation.sharedWatchEncoding());
+  const sharedEncoding = representation.sharedWatchEncoding();
+  const encodeEvent = eventEncoder(context, target, encode, sharedEncoding);
+  const broadcastKey = broadcastKeyOf(context, target, filter, sharedEncoding);
   // Planted defect "resumed-watch-skips-concurrent-writes" (sim/apiserver/defects.ts): the history is read now, the live changes joined later.
   const skipped = context.defects.has("resumed-watch-skips-concurrent-writes") && start.fromRevision !== undefined ? await joinLiveLate(context) : undefined;
   let watch: Watch;
@@ -63,8 +64,11 @@ export async function handleWatch(context: ServerContext, target: ResourceReques
     // for) into the watch as it opened; joining the broadcast in the same synchronous step puts the
     // watcher right after them.
     const backlog: Uint8Array[] = [];
-    for (let event = watch.tryNext(); event !== undefined; event = watch.tryNext()) backlog.push(encodeEvent(event));
-    watch.close();
+    try {
+      for (let event = watch.tryNext(); event !== undefined; event = watch.tryNext()) backlog.push(encodeEvent(event));
+    } finally {
+      watch.close();
+    }
     const broadcast = context.watchBroadcasts.broadcastFor(broadcastKey, {
       store: context.store,
       clock: context.clock,
@@ -113,11 +117,10 @@ function broadcastKeyOf(
   context: ServerContext,
   target: ResourceRequest,
   filter: ((object: StoredObject) => boolean) | undefined,
-  query: URLSearchParams,
   sharedEncoding: string | undefined,
 ): string | undefined {
   if (context.watchFlushIntervalMs <= 0 || context.defects.size > 0) return undefined;
-  if (filter !== undefined || sharedEncoding === undefined || flag(query, "allowWatchBookmarks")) return undefined;
+  if (filter !== undefined || sharedEncoding === undefined || flag(target.query, "allowWatchBookmarks")) return undefined;
   return `${storagePrefix(target.type, target.namespace)}\n${sharedEncoding}\n${apiVersionOf(target.type)}\n${target.type.kind}`;
 }
 

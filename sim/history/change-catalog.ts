@@ -7,7 +7,7 @@
  * - a DELETED event of a watch without selector is a deletion, carrying the object's last state
  *   with the deletion's version;
  * - a DELETED event of a selector watch whose object no longer matches is an object leaving the
- *   selector, carrying its new state (what the embedded server sends);
+ *   selector, carrying its new state (what a server that sends the new state sends);
  * - a DELETED event of a selector watch whose object still matches is a deletion, or an object
  *   leaving with its previous content and the change's version (what Kubernetes' watch cache
  *   sends): resolved by the version when another source names that change, else a change of

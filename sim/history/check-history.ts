@@ -59,11 +59,7 @@ const checkers: Readonly<Record<HistoryInvariantId, (analysis: HistoryAnalysis) 
 
 /** Checks a history against every history invariant: one verdict each, in catalog order. */
 export function checkHistory(history: ApiHistory): HistoryVerdict[] {
-  return checkAnalyzedHistory(analyzeHistory(history));
-}
-
-/** The same, on an analysis already made (the timeline draws the analysis' order of changes). */
-export function checkAnalyzedHistory(analysis: HistoryAnalysis): HistoryVerdict[] {
+  const analysis = analyzeHistory(history);
   return historyInvariants.map((invariant) => checkers[invariant.id](analysis));
 }
 

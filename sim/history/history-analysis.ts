@@ -1,8 +1,8 @@
 /**
  * Everything the checkers share, built once per history: the operations indexed, every change
  * named by its version, the server's order of changes, the states along it, the real-time bounds,
- * what each list's items say, and where each watch starts. Exported so that the timeline can draw
- * the same order the checkers judged.
+ * what each list's items say, and where each watch starts. Tests read it to see how a history was
+ * understood.
  */
 import type { ApiHistory } from "./api-history.ts";
 import { buildChangeCatalog, markDeliveries, type ChangeCatalog } from "./change-catalog.ts";

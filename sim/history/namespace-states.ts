@@ -41,7 +41,6 @@ export class SelectorStates {
     private readonly hashA: Int32Array,
     private readonly hashB: Int32Array,
     private readonly visibleBefore: Int32Array,
-    private readonly unknownBefore: Int32Array,
   ) {}
 
   /** The hash key of S_cut restricted to the selector. */
@@ -67,11 +66,6 @@ export class SelectorStates {
   /** Changes with index in [lo, hi) that the selector certainly sees (the object matched before or after). */
   visibleBetween(lo: number, hi: number): number {
     return hi <= lo ? 0 : this.visibleBefore[hi]! - this.visibleBefore[lo]!;
-  }
-
-  /** Changes in [lo, hi) whose visibility the history does not show. */
-  unknownBetween(lo: number, hi: number): number {
-    return hi <= lo ? 0 : this.unknownBefore[hi]! - this.unknownBefore[lo]!;
   }
 
   /** The first change index in [lo, hi) the selector sees, or -1. */
@@ -306,7 +300,6 @@ export class NamespaceStates {
     const hashA = new Int32Array(n + 1);
     const hashB = new Int32Array(n + 1);
     const visibleBefore = new Int32Array(n + 1);
-    const unknownBefore = new Int32Array(n + 1);
     let a = 0;
     let b = 0;
     for (const node of this.staticNodes) {
@@ -317,7 +310,6 @@ export class NamespaceStates {
     hashA[0] = a;
     hashB[0] = b;
     let visible = 0;
-    let unknown = 0;
     for (let i = 0; i < n; i++) {
       const out = this.replaced[i]!;
       if (out >= 0 && matches(out)) {
@@ -331,20 +323,11 @@ export class NamespaceStates {
       }
       hashA[i + 1] = a;
       hashB[i + 1] = b;
-      if (selector.everything) visible++;
-      else {
-        const was = this.before[i]!;
-        const wasIn = was >= 0 ? matches(was) : undefined;
-        const isIn = written >= 0 ? matches(written) : undefined;
-        const wasKnown = was !== UNKNOWN;
-        const isKnown = written !== UNKNOWN;
-        if (wasIn === true || isIn === true) visible++;
-        else if (!wasKnown || !isKnown) unknown++;
-      }
+      const was = this.before[i]!;
+      if (selector.everything || (was >= 0 && matches(was)) || (written >= 0 && matches(written))) visible++;
       visibleBefore[i + 1] = visible;
-      unknownBefore[i + 1] = unknown;
     }
-    const made = new SelectorStates(selector, hashA, hashB, visibleBefore, unknownBefore);
+    const made = new SelectorStates(selector, hashA, hashB, visibleBefore);
     this.tables.set(selector.key, made);
     return made;
   }

@@ -3,8 +3,8 @@
  * seen through the stream's label selector. With B the object before the change and A after it:
  * B and A match: MODIFIED with A; only A matches: ADDED with A (a creation, or an object entering
  * the selector); only B matches: DELETED, carrying B's last state for a deletion, and for an
- * object leaving the selector either its new state (the embedded server) or its previous content
- * (Kubernetes' watch cache), with the change's version either way; neither matches: no event.
+ * object leaving the selector either its new state (some servers send that) or its previous content
+ * (Kubernetes 1.26, and the embedded server), with the change's version either way; neither matches: no event.
  */
 import type { ObjectState } from "./api-history.ts";
 import type { HistoryVerdict } from "./history-verdict.ts";

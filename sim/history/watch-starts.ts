@@ -244,15 +244,17 @@ function placeSyntheticState(
   // A split at m is tentative when some of events m.. (taken as changes) have no place: nobody else
   // delivered them, so the order lacks them, and a doubt about the state is harmless when it is
   // about a name they create. The next round places them and checks the split again.
+  // An event that names no change (NO_NODE) has no place either.
+  const unplaced = (i: number): boolean => eventNodes[i]! < 0 || order.positionOf[eventNodes[i]!]! < 0;
   const unplacedFrom = (m: number): boolean => {
-    for (let i = m; i < leading; i++) if (order.positionOf[eventNodes[i]!]! < 0) return true;
+    for (let i = m; i < leading; i++) if (unplaced(i)) return true;
     return false;
   };
   const explained = (doubtful: Set<string> | "uncertain", m: number): boolean => {
     if (doubtful === "uncertain") return false;
     for (const name of doubtful) {
       let found = false;
-      for (let i = m; i < leading && !found; i++) found = events[i]!.object!.name === name && order.positionOf[eventNodes[i]!]! < 0;
+      for (let i = m; i < leading && !found; i++) found = events[i]!.object!.name === name && unplaced(i);
       if (!found) return false;
     }
     return true;

@@ -390,6 +390,7 @@ export class MvccStore {
   }
 
   private commit(type: ChangeType, key: string, object: StoredObject | null, previous: StoredObject | undefined, known: KeyHistory | undefined): StoredObject {
+    // Planted defect "versions-assigned-before-commit" (sim/apiserver/defects.ts): the revision may have been handed out earlier.
     const revision = this.planted === undefined ? this.currentRevision + 1 : this.plantedRevision();
     const resourceVersion = this.resourceVersions.format(revision);
     const stored =
