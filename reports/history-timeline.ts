@@ -685,7 +685,7 @@ function legendSection(): string {
     `<section id="legend"><h2>Legend</h2>`,
     `<p>Operations (a bar from sent to answered): ${kinds.join(" ")} · <span class="swatch outlined"></span>answered with an error · <span class="swatch hatched"></span>no answer (uncertain: drawn until the client's next request) · list bars mark each further page with a white line.</p>`,
     `<p>Watch streams: a thin line while open, a tick per event: ${events.join(" ")}.</p>`,
-    `<p>Witness: <span class="swatch witness"></span>operations outlined in red, events as tall orange ticks under a marker. Times are seconds since the first request; tooltips also give the recorder's monotonic milliseconds, as witness explanations do.</p>`,
+    `<p>Witness: <span class="swatch witness"></span>operations outlined in red, events as tall orange ticks under a marker. The axes count seconds since the first request; tooltips, witness explanations and witness lines give the recorder's monotonic milliseconds (each panel's caption gives both).</p>`,
     "</section>",
   ].join("\n");
 }

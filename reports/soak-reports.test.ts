@@ -79,14 +79,14 @@ function results(): SoakResults {
 describe("soak reports", () => {
   it("put the witness in words: each operation with its client and times, its events under it, in start order", () => {
     expect(witnessLines(history, verdicts[1]!.witness!)).toEqual([
-      "#0 watcher-0 0.000 s–1.900 s watch from now [bookmarks] → 2 events, run-ended",
-      "    event 0 at 0.101 s: ADDED soak-k01@5 v=writer-0-1 soak/selected=yes",
-      "#1 writer-0 0.100 s–0.102 s create soak-k01 (v=writer-0-1, soak/selected=yes) → 201 soak-k01@5 v=writer-0-1 soak/selected=yes",
-      "#4 reader-0 0.400 s–0.410 s list selector soak/selected=yes rv=5 Exact limit 2 → page 1: rv 5 [soak-k01@5 v=writer-0-1 soak/selected=yes]; page 2: 410 Expired",
+      "#0 watcher-0 1000.0–2900.0 ms watch from now [bookmarks] → 2 events, run-ended",
+      "    event 0 at 1101.0 ms: ADDED soak-k01@5 v=writer-0-1 soak/selected=yes",
+      "#1 writer-0 1100.0–1102.5 ms create soak-k01 (v=writer-0-1, soak/selected=yes) → 201 soak-k01@5 v=writer-0-1 soak/selected=yes",
+      "#4 reader-0 1400.0–1410.0 ms list selector soak/selected=yes rv=5 Exact limit 2 → page 1: rv 5 [soak-k01@5 v=writer-0-1 soak/selected=yes]; page 2: 410 Expired",
     ]);
     expect(witnessLines(history, { explanation: "", operations: [2, 3], events: [] })).toEqual([
-      "#2 writer-0 0.200 s–? patch soak-k01 if rv=5 (v=writer-0-2, -soak/selected) → no answer (no answer within 10000 ms)",
-      "#3 reader-0 0.300 s–0.301 s get soak-k01 rv=0 → 404 NotFound",
+      "#2 writer-0 1200.0–? ms patch soak-k01 if rv=5 (v=writer-0-2, -soak/selected) → no answer (no answer within 10000 ms)",
+      "#3 reader-0 1300.0–1301.0 ms get soak-k01 rv=0 → 404 NotFound",
     ]);
   });
 
@@ -104,7 +104,7 @@ describe("soak reports", () => {
     const failure = childElements(violated!, "failure")[0]!;
     const text = textContent(failure);
     expect(text).toContain("rule: reads are fresh");
-    expect(text).toContain("  #4 reader-0 0.400 s–0.410 s list");
+    expect(text).toContain("  #4 reader-0 1400.0–1410.0 ms list");
     expect(text).toContain("seed: 7");
     expect(text).toContain("replay: npx tsx scripts/cli.ts soak --seed 7");
     expect(JSON.stringify(root)).not.toContain(SECRET);

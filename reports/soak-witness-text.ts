@@ -28,15 +28,15 @@ export function witnessLines(history: ApiHistory, witness: HistoryWitness): stri
     if (operation.kind !== "watch") continue;
     for (const ref of witness.events.filter((event) => event.operation === id).sort((a, b) => a.index - b.index)) {
       const event = operation.events[ref.index];
-      lines.push(event === undefined ? `    event ${ref.index}: (not in the history)` : `    event ${ref.index} at ${time(history, event.atMs)}: ${eventText(event)}`);
+      lines.push(event === undefined ? `    event ${ref.index}: (not in the history)` : `    event ${ref.index} at ${time(event.atMs)} ms: ${eventText(event)}`);
     }
   }
   return lines;
 }
 
-/** `#812 writer-2 12.345–12.351 s update soak-k01 …`. */
+/** `#812 writer-2 12345.0–12351.2 ms update soak-k01 …`. */
 export function operationLine(history: ApiHistory, operation: Operation): string {
-  const span = `${time(history, operation.startMs)}–${operation.endMs === undefined ? "?" : time(history, operation.endMs)}`;
+  const span = `${time(operation.startMs)}–${operation.endMs === undefined ? "?" : time(operation.endMs)} ms`;
   return `#${operation.id} ${operation.client} ${span} ${operationText(operation)}`;
 }
 
@@ -111,7 +111,10 @@ function versionText(resourceVersion: string | undefined, match: ListOperation["
   return ` rv=${resourceVersion}${match === undefined ? "" : ` ${match}`}`;
 }
 
-/** Seconds since the start of the history, to the millisecond. */
-function time(history: ApiHistory, ms: number): string {
-  return `${((ms - history.startMs) / 1000).toFixed(3)} s`;
+/**
+ * The recorder's monotonic milliseconds, as the witness explanations (sim/history/witness-text.ts)
+ * and the timeline's tooltips give them, so one report names each moment one way.
+ */
+function time(ms: number): string {
+  return ms.toFixed(1);
 }

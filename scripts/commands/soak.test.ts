@@ -153,7 +153,7 @@ describe("orb-harness soak against an embedded server with a planted defect", ()
     expect(run.text).toMatch(/^VIOLATED {2}history\/read-freshness +\(\d+ checked\)$/m);
     expect(run.text).toMatch(/^VIOLATED history\/read-freshness\n {2}rule: a read without resourceVersion \(Most Recent\) reflects every write acknowledged before it was sent/m);
     expect(run.text).toMatch(/^ {2}witness: \S/m);
-    expect(run.text).toMatch(/^ {4}#\d+ (writer|reader|watcher)-\d+ \d+\.\d{3} s–\d+\.\d{3} s \S/m);
+    expect(run.text).toMatch(/^ {4}#\d+ (writer|reader|watcher)-\d+ \d+\.\d–\d+\.\d ms \S/m);
     expect(run.text).toContain("\n  seed: 5\n");
     expect(run.text).toContain("\n  replay: npx tsx scripts/cli.ts soak --seed 5 --defect most-recent-list-lags --duration 3s\n");
     expect(run.out.at(-1)).toMatch(/^soak: \d+ of \d+ invariants violated \(seed 5\)$/);
