@@ -20,6 +20,7 @@
  */
 import type { ApiHistory, HistoryClient, ListOperation, ObjectState, Operation, WatchEvent, WatchOperation, WriteOperation } from "../sim/history/api-history.ts";
 import type { HistoryVerdict, HistoryWitness } from "../sim/history/history-verdict.ts";
+import { writeOutcome } from "../sim/history/operation-index.ts";
 import { historyInvariants } from "../spec/invariants-history.ts";
 import { escapeMarkupAttr as attr, escapeMarkupText as text } from "./markup-escape.ts";
 import { witnessLines } from "./soak-witness-text.ts";
@@ -101,7 +102,7 @@ function facts(history: ApiHistory, verdicts: readonly HistoryVerdict[]): string
     ["namespace", `<code>${text(history.namespace)}</code>`],
     ["seed", text(String(history.seed))],
     ["duration", `${seconds(history.endMs - history.startMs)} (${history.operations.length.toLocaleString("en")} operations; ${roles})`],
-    ["writes", `${counts.writes.total} (${counts.writes.ok} answered, ${counts.writes.failed} refused, ${counts.writes.uncertain} without an answer)`],
+    ["writes", `${counts.writes.total} (${counts.writes.acknowledged} acknowledged, ${counts.writes.failed} refused, ${counts.writes.uncertain} uncertain: no answer or a 5xx)`],
     ["reads", `${counts.gets} gets, ${counts.lists} lists in ${counts.pages} pages`],
     ["watches", `${counts.watches} streams, ${counts.events.toLocaleString("en")} events`],
     ["verdict", violated === 0 ? `<span class="held">every invariant held</span>` : `<span class="violated">${violated} of ${verdicts.length} invariants violated</span>`],
@@ -110,12 +111,13 @@ function facts(history: ApiHistory, verdicts: readonly HistoryVerdict[]): string
 }
 
 function operationCounts(history: ApiHistory) {
-  const counts = { writes: { total: 0, ok: 0, failed: 0, uncertain: 0 }, gets: 0, lists: 0, pages: 0, watches: 0, events: 0 };
+  const counts = { writes: { total: 0, acknowledged: 0, failed: 0, uncertain: 0 }, gets: 0, lists: 0, pages: 0, watches: 0, events: 0 };
   for (const operation of history.operations) {
     switch (operation.kind) {
       case "write":
         counts.writes.total++;
-        counts.writes[operation.answer.type]++;
+        // As the checkers count them: a 5xx may have been applied (operation-index.ts).
+        counts.writes[writeOutcome(operation)]++;
         break;
       case "get":
         counts.gets++;

@@ -24,7 +24,12 @@ export function soakNamespaceName(plan: SoakPlan): string {
 /** Creates the namespace; throws SoakNamespaceError when the server refuses (one that exists is never reused). */
 export async function createSoakNamespace(connection: SoakConnection): Promise<void> {
   const answer = await connection.request("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: connection.namespace } });
-  if (answer.type === "uncertain") throw new SoakNamespaceError(`could not create namespace ${connection.namespace}: ${answer.error}`);
+  if (answer.type === "uncertain") {
+    // The create may have happened without its answer: delete, so that nothing is left behind.
+    const deleted = await connection.request("DELETE", `/api/v1/namespaces/${connection.namespace}`).catch(() => undefined);
+    const left = deleted?.type === "answer" && (deleted.status === 200 || deleted.status === 202) ? " (it had been made: deleted again)" : deleted?.type === "answer" && deleted.status === 404 ? "" : " (it may exist: delete it by hand)";
+    throw new SoakNamespaceError(`could not create namespace ${connection.namespace}: ${answer.error}${left}`);
+  }
   if (answer.status !== 201) {
     const message = (answer.body as { message?: unknown } | undefined)?.message;
     throw new SoakNamespaceError(`could not create namespace ${connection.namespace}: HTTP ${answer.status}${typeof message === "string" ? ` ${message}` : ""}`);
