@@ -14,7 +14,7 @@ import type { HistoryAnalysis } from "./history-analysis.ts";
 import { VerdictBuilder } from "./verdict-builders.ts";
 import { isChangeEvent } from "./watch-streams.ts";
 import { describeEvent, describeOperation } from "./witness-text.ts";
-import { writeIds } from "./watch-check.ts";
+import { firstForcedVisible, writeIds } from "./watch-check.ts";
 
 export function checkBookmarkOrder(analysis: HistoryAnalysis): HistoryVerdict {
   const verdict = new VerdictBuilder("watch/bookmark-order");
@@ -82,9 +82,11 @@ export function checkBookmarkOrder(analysis: HistoryAnalysis): HistoryVerdict {
       }
       const cut = position + 1;
       if (deliveredCut !== undefined && table.visibleBetween(deliveredCut, cut) > 0) {
-        const missed = order.order[table.firstVisible(deliveredCut, cut)]!;
-        const afterDelivered = deliveredNode >= 0 ? order.reaches(deliveredNode, missed) === true : order.uncertainCuts(deliveredCut, deliveredCut) === 0;
-        if (afterDelivered && atOrBefore(missed, node)) {
+        const startCertain = deliveredNode < 0 && order.uncertainCuts(deliveredCut, deliveredCut) === 0;
+        const missed = firstForcedVisible(analysis, table, deliveredCut, cut, (candidate) =>
+          (deliveredNode >= 0 ? order.reaches(deliveredNode, candidate) === true : startCertain) && atOrBefore(candidate, node),
+        );
+        if (missed >= 0) {
           const deliveredBy = catalog.nodes[missed]!.deliveredBy;
           verdict.fail(
             `${describeOperation(operation)} sent ${describeEvent(event)}, claiming every change up to it was sent, but it had not delivered ${analysis.describeNode(missed)}, which its selector sees and which comes before that version`,

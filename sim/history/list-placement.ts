@@ -22,8 +22,8 @@ export function placeListItems(analysis: HistoryAnalysis, contents: ListContents
     if (states.anyDoubtful(cut, cut)) return { kind: "unknown" };
     return { kind: "wrong", why: `they are not the state at rv ${contents.version} (right after ${analysis.describeNode(versionNode!)}): ${explainMismatchAt(contents, cut, states, catalog)}` };
   }
-  const cuts = table.cutsWithKey(contents.key);
-  if (cuts.some((cut) => cut >= contents.earliestCut)) return { kind: "placed" };
+  const cuts = table.cutsWithKey(contents.key); // ascending: the last is the latest
+  if (cuts.length > 0 && cuts[cuts.length - 1]! >= contents.earliestCut) return { kind: "placed" };
   if (states.anyDoubtful(contents.earliestCut, states.changes)) return { kind: "unknown" };
   return { kind: "wrong", why: `they are no state of the namespace: ${explainNoState(contents, states, catalog)}` };
 }

@@ -232,6 +232,8 @@ export class NamespaceStates {
    * previous change of the name, P, comes after all earlier ones in every order (a certain cut at
    * P, or P forced after a previous change that is), and before this one (a certain cut between
    * them, or a path of deliveries). Otherwise another order could put another change in between.
+   * A change unordered against its predecessor may also come before earlier changes of the name:
+   * the "before" of each one not forced before it is unknown too.
    */
   private forgetUnforcedBefores(): void {
     const { order } = this;
@@ -240,11 +242,27 @@ export class NamespaceStates {
       certainBetween(a, b) || order.reaches(order.order[a]!, order.order[b]!, 20_000) === true;
     for (const list of this.changesOfName.values()) {
       let lastIsLatest = true; // the name's latest change so far follows all its earlier ones
+      const pairsForced: boolean[] = []; // pairsForced[j]: list[j - 1] precedes list[j] in every order
       for (let j = 1; j < list.length; j++) {
         const [previous, i] = [list[j - 1]!, list[j]!];
         const pairForced: boolean = forced(previous, i);
+        pairsForced[j] = pairForced;
         // Unordered, either could come first: neither "before" is known.
-        if (!pairForced) this.before[previous] = UNKNOWN;
+        if (!pairForced) {
+          this.before[previous] = UNKNOWN;
+          // Walking back: k precedes i if a certain cut lies between them (then so do all earlier
+          // changes), if the next change precedes i and k precedes it, or by a path. A "before"
+          // already unknown needs no search: its k counts as unordered, which only forgets more.
+          let nextPrecedes = false;
+          for (let m = j - 2; m >= 0; m--) {
+            const k = list[m]!;
+            if (certainBetween(k, i)) break;
+            nextPrecedes =
+              (pairsForced[m + 1]! && nextPrecedes) ||
+              (this.before[k] !== UNKNOWN && order.reaches(order.order[k]!, order.order[i]!, 20_000) === true);
+            if (!nextPrecedes) this.before[k] = UNKNOWN;
+          }
+        }
         if (!pairForced || !lastIsLatest) this.before[i] = UNKNOWN;
         lastIsLatest = order.uncertainCuts(i, i) === 0 || (pairForced && lastIsLatest);
       }

@@ -10,8 +10,23 @@
 import type { GetOperation, ListOperation } from "./api-history.ts";
 import type { HistoryVerdict } from "./history-verdict.ts";
 import type { HistoryAnalysis } from "./history-analysis.ts";
+import { lowerBound } from "./namespace-states.ts";
 import { VerdictBuilder } from "./verdict-builders.ts";
 import { describeObject, describeOperation, describeWrite, ms } from "./witness-text.ts";
+
+/**
+ * Of ascending cuts, the ones `judge` looks at, as intervals: one in [low, high], else the last
+ * below low and the first above high. Searched, not scanned: a state may recur at many cuts.
+ */
+function nearestCuts(cuts: readonly number[], low: number, high: number): (readonly [number, number])[] {
+  const fromLow = lowerBound(cuts, low);
+  const aboveHigh = lowerBound(cuts, high + 1);
+  if (fromLow < aboveHigh) return [[cuts[fromLow]!, cuts[fromLow]!]];
+  const near: (readonly [number, number])[] = [];
+  if (fromLow > 0) near.push([cuts[fromLow - 1]!, cuts[fromLow - 1]!]);
+  if (aboveHigh < cuts.length) near.push([cuts[aboveHigh]!, cuts[aboveHigh]!]);
+  return near;
+}
 
 /** What a read asked for (doc 1 §4.7, the get and list tables). */
 type Semantic =
@@ -110,7 +125,7 @@ export function checkReadFreshness(analysis: HistoryAnalysis): HistoryVerdict {
       judge([[versionAt + 1, versionAt + 1]], low, high, list.id, `rv ${contents.version}`, list, listDoubt);
     } else if (contents.placeable && contents.selector.valid) {
       const cuts = states.selectorStates(contents.selector).cutsWithKey(contents.key);
-      if (cuts.length > 0) judge(cuts.map((cut) => [cut, cut] as const), low, high, list.id, "its items", list, listDoubt);
+      if (cuts.length > 0) judge(nearestCuts(cuts, low.cut, high.cut), low, high, list.id, "its items", list, listDoubt);
     }
   }
   return verdict.verdict();

@@ -291,3 +291,79 @@ describe("names deleted and created again, and streams cut short", () => {
     expectCaught(b.build(), "watch/bookmark-order", [early.id]);
   });
 });
+
+describe("changes of one name that no stream orders against each other", () => {
+  it("leave unknown what came before a change a later unordered one may precede", () => {
+    // x: p, then r (conditioned on p), then i (conditioned on r), then q. The team=a watch from p
+    // orders p before i before q; r, outside team=a, is ordered only after p and delivered last,
+    // so the order chosen puts it after q although it may come before i.
+    const b = new HistoryBuilder();
+    const p = object("x", "w-1", "1", { team: "b" });
+    const r = object("x", "w-2", "2", { team: "b" });
+    const i = object("x", "w-3", "3", { team: "a" });
+    const q = object("x", "w-4", "4", { team: "a" });
+    const y = object("y", "w-0", "0");
+    b.watch("watcher-0", [0, 2], [added(y, 0.3), added(p, 1.6)], { ending: "server-closed" });
+    b.write("writer-1", [0.1, 0.2], "create", y);
+    b.write("writer-0", [1, 1.5], "create", p);
+    b.write("writer-0", [3, 3.5], "update", r, { precondition: "1" });
+    b.write("writer-0", [5, 5.5], "update", i, { precondition: "2" });
+    b.write("writer-0", [7, 7.5], "update", q, { precondition: "3" });
+    b.watch("watcher-1", [2, undefined], [added(i, 6), modified(q, 8)], { resourceVersion: "1", labelSelector: "team=a" });
+    b.watch("watcher-2", [2, 30], [modified(r, 20)], { resourceVersion: "1", ending: "server-closed" });
+    expect(failures(b.build())).toEqual([]);
+  });
+});
+
+describe("writes out of real-time order", () => {
+  it("fail when an earlier acknowledged write is forced after a later one, whatever the order puts last", () => {
+    // a and c are acknowledged before b is sent; a stream delivers b before a, and c, delivered
+    // last by a stream that orders it against neither, is the one the order puts last.
+    const b = new HistoryBuilder();
+    const y = object("y", "w-0", "1");
+    const a1 = object("a", "w-1", "2");
+    const c1 = object("c", "w-2", "3");
+    const b1 = object("b", "w-3", "4");
+    b.watch("watcher-0", [0, 0.5], [added(y, 0.3)], { ending: "server-closed" });
+    b.write("writer-0", [0.1, 0.2], "create", y);
+    const early = b.write("writer-0", [1, 1.5], "create", a1);
+    b.write("writer-0", [2, 2.5], "create", c1);
+    const late = b.write("writer-0", [3, 3.5], "create", b1);
+    b.watch("watcher-1", [0.6, undefined], [added(b1, 4), added(a1, 5)], { resourceVersion: "1" });
+    b.watch("watcher-2", [0.6, 30], [added(c1, 20)], { resourceVersion: "1", ending: "server-closed" });
+    expectCaught(b.build(), "history/write-order", [early.id, late.id]);
+  });
+});
+
+describe("changes missed between two deliveries, behind one the order does not force there", () => {
+  // m1 is ordered against nothing but y and placed between a and m2; m2 is forced after a and
+  // before b by a watch from a's version.
+  function history(steadyEvents: (states: Record<"a1" | "b1", ReturnType<typeof object>>) => ReturnType<typeof added>[]) {
+    const b = new HistoryBuilder();
+    const y = object("y", "w-0", "1");
+    const a1 = object("a", "w-1", "2");
+    const m1 = object("m", "w-2", "3");
+    const m2 = object("n", "w-3", "4");
+    const b1 = object("b", "w-4", "5");
+    b.watch("watcher-0", [0, 0.5], [added(y, 0.3)], { ending: "server-closed" });
+    b.write("writer-0", [0.1, 0.2], "create", y);
+    b.write("writer-0", [1, 1.5], "create", a1);
+    b.write("writer-0", [2.1, 2.2], "create", m1);
+    b.write("writer-0", [3.1, 3.2], "create", m2);
+    b.write("writer-0", [4.1, 4.2], "create", b1);
+    b.watch("watcher-1", [0.6, 30], [added(m1, 3)], { resourceVersion: "1", ending: "server-closed" });
+    b.watch("watcher-2", [1.6, undefined], [added(m2, 4), added(b1, 5)], { resourceVersion: "2" });
+    const steady = b.watch("watcher-3", [0.6, undefined], steadyEvents({ a1, b1 }), { resourceVersion: "1" });
+    return { history: b.build(), steady };
+  }
+
+  it("fail as a gap when a later one is forced there", () => {
+    const { history: broken, steady } = history(({ a1, b1 }) => [added(a1, 2), added(b1, 5)]);
+    expectCaught(broken, "watch/no-gap", [steady.id]);
+  });
+
+  it("fail a bookmark when a later one is forced before its version", () => {
+    const { history: broken, steady } = history(({ a1 }) => [added(a1, 2), bookmark("4", 6)]);
+    expectCaught(broken, "watch/bookmark-order", [steady.id]);
+  });
+});

@@ -14,6 +14,7 @@
 import type { WatchEvent } from "./api-history.ts";
 import type { EventRef, HistoryVerdict } from "./history-verdict.ts";
 import type { HistoryAnalysis } from "./history-analysis.ts";
+import type { SelectorStates } from "./namespace-states.ts";
 import { VerdictBuilder } from "./verdict-builders.ts";
 import { isChangeEvent } from "./watch-streams.ts";
 import { describeEvent, describeOperation } from "./witness-text.ts";
@@ -90,11 +91,11 @@ export function checkWatchNoGap(analysis: HistoryAnalysis): HistoryVerdict {
         } else if (table.visibleBetween(previousCut, position) > 0) {
           // Shown only if every order the streams allow puts the missed change between the two:
           // after the previous delivery (or a start placed by content at a certain cut) and before this one.
-          const missed = table.firstVisible(previousCut, position);
-          const missedNode = order.order[missed]!;
-          const afterPrevious = previousNode >= 0 ? order.reaches(previousNode, missedNode) === true : order.uncertainCuts(previousCut, previousCut) === 0;
-          const forced = afterPrevious && order.reaches(missedNode, node) === true;
-          if (forced) {
+          const startCertain = previousNode < 0 && order.uncertainCuts(previousCut, previousCut) === 0;
+          const missedNode = firstForcedVisible(analysis, table, previousCut, position, (missed) =>
+            (previousNode >= 0 ? order.reaches(previousNode, missed) === true : startCertain) && order.reaches(missed, node) === true,
+          );
+          if (missedNode >= 0) {
             const deliveredBy = catalog.nodes[missedNode]!.deliveredBy;
             verdict.fail(
               `${describeOperation(operation)} delivered ${describeEvent(event)} right after ${describePrevious(operation.events, previousEvent, start.how)}, but ${analysis.describeNode(missedNode)} came between them in the server's order and matches its selector${deliveredBy === undefined ? "" : ` (delivered by watch #${deliveredBy.operation})`}`,
@@ -110,6 +111,24 @@ export function checkWatchNoGap(analysis: HistoryAnalysis): HistoryVerdict {
     }
   }
   return verdict.verdict();
+}
+
+/** How many changes a selector sees between two cuts are tried, in order, for one that is forced there. */
+const VISIBLE_SCAN = 64;
+
+/**
+ * The first change with index in [lo, hi) the table's selector sees for which `forced` holds, or
+ * -1: not only the first one seen, which may be merely unordered against a later one that is forced.
+ */
+export function firstForcedVisible(analysis: HistoryAnalysis, table: SelectorStates, lo: number, hi: number, forced: (node: number) => boolean): number {
+  for (let from = lo, tried = 0; tried < VISIBLE_SCAN; tried++) {
+    const at = table.firstVisible(from, hi);
+    if (at < 0) return -1;
+    const node = analysis.order.order[at]!;
+    if (forced(node)) return node;
+    from = at + 1;
+  }
+  return -1;
 }
 
 /** The delivery before the current one, or the stream's start, in words. */

@@ -21,7 +21,7 @@
  */
 import type { EventRef } from "./history-verdict.ts";
 import type { CoreAnalysis } from "./history-analysis.ts";
-import { hashKey } from "./namespace-states.ts";
+import { hashKey, lowerBound } from "./namespace-states.ts";
 import { sameLabels } from "./object-equality.ts";
 import { isChangeEvent, type WatchStream } from "./watch-streams.ts";
 import { describeEvent, describeObject, describeOperation, ms } from "./witness-text.ts";
@@ -435,9 +435,9 @@ function placeAfterList(
     tentative: false,
   };
   if (table.keyAt(next.cut) === contents.key || states.anyDoubtful(next.cut, next.cut)) return placed;
-  const cuts = table.cutsWithKey(contents.key);
-  let below = -1;
-  for (const cut of cuts) if (cut <= next.cut) below = cut;
+  const cuts = table.cutsWithKey(contents.key); // ascending: searched, not scanned (a state may recur often)
+  const atOrBelow = lowerBound(cuts, next.cut + 1);
+  const below = atOrBelow > 0 ? cuts[atOrBelow - 1]! : -1;
   const firstEvent = { operation: operation.id, index: next.event };
   if (below >= 0) {
     if (states.anyDoubtful(below, next.cut)) return undefined;
@@ -453,7 +453,7 @@ function placeAfterList(
     });
     return undefined;
   }
-  if (cuts.some((cut) => cut > next.cut) && !states.anyDoubtful(next.cut, cuts[0]!)) {
+  if (cuts.length > 0 && cuts[cuts.length - 1]! > next.cut && !states.anyDoubtful(next.cut, cuts[0]!)) {
     findings.push({
       invariant: "watch/no-gap",
       explanation: `${describeOperation(operation)} resumed from the version of list #${listId} (rv ${contents.version}) but delivered ${describeEvent(operation.events[next.event]!)}, a change the list's items already reflected`,

@@ -2,8 +2,9 @@
  * history/write-order: writes are ordered as real time orders them. If write A was acknowledged
  * before write B was sent, A's change precedes B's in the server's order (doc 1 §4.7: a Most
  * Recent read is consistent, which needs writes in real-time order). For each write B that took
- * effect, the one candidate that matters is the write acknowledged before B was sent that comes
- * last in the order; a violation is reported only when a chain of deliveries forces B before it.
+ * effect, the first candidate is the write acknowledged before B was sent that comes last in the
+ * order, then (when that one is merely unordered against B) the writes answered last before B was
+ * sent; a violation is reported only when a chain of deliveries forces B before one of them.
  */
 import type { WriteOperation } from "./api-history.ts";
 import type { EventRef, HistoryVerdict } from "./history-verdict.ts";
@@ -11,6 +12,9 @@ import type { HistoryAnalysis } from "./history-analysis.ts";
 import { writeOutcome } from "./operation-index.ts";
 import { VerdictBuilder } from "./verdict-builders.ts";
 import { describeEvent, describeWrite } from "./witness-text.ts";
+
+/** How many of the writes answered last before a write was sent are searched past the first. */
+const CANDIDATE_SCAN = 64;
 
 interface PlacedWrite {
   readonly write: WriteOperation;
@@ -84,9 +88,19 @@ export function checkWriteOrder(analysis: HistoryAnalysis): HistoryVerdict {
     }
     if (low === 0) continue;
     verdict.count();
-    const a = latest[low - 1]!;
+    let a = latest[low - 1]!;
     if (a.position <= b.position) continue;
-    if (analysis.order.reaches(b.node, a.node) !== true) continue;
+    if (analysis.order.reaches(b.node, a.node) !== true) {
+      // That one may be merely unordered against b while another, answered earlier, is forced
+      // after it: look at the latest answered ones placed after b, a bounded number.
+      let forced: PlacedWrite | undefined;
+      for (let k = low - 1; k >= Math.max(0, low - CANDIDATE_SCAN) && forced === undefined; k--) {
+        const other = acknowledged[k]!;
+        if (other !== a && other.position > b.position && analysis.order.reaches(b.node, other.node) === true) forced = other;
+      }
+      if (forced === undefined) continue;
+      a = forced;
+    }
     const [shown, witnessEvents] = showOrder(analysis, b.node, a.node);
     const rv = (node: number) => analysis.catalog.nodes[node]!.version;
     verdict.fail(
