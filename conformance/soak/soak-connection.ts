@@ -41,14 +41,16 @@ export class SoakConnection {
     this.checkInNamespace(method, path, body);
     const control = new AbortController();
     const timer = setTimeout(() => control.abort(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+    const request = this.build(method, path, control.signal, body, contentType);
     try {
-      const response = await this.identity.transport(this.build(method, path, control.signal, body, contentType));
+      const response = await this.identity.transport(request);
       const text = await response.text();
       return { type: "answer", status: response.status, body: parsedBody(text, response.status), endMs: performance.now() };
     } catch (error) {
       return { type: "uncertain", error: failureText(error, control.signal) };
     } finally {
       clearTimeout(timer);
+      this.held.delete(request);
     }
   }
 
@@ -79,11 +81,22 @@ export class SoakConnection {
     }
   }
 
+  /**
+   * A Request's signal follows the caller's only through a weak reference (undici): a Request
+   * collected while its exchange is open would never hear the timeout's or the watcher's abort, and
+   * its exchange would hang (seen in a test under CI's memory pressure). Each one is held here until
+   * its signal aborts or its exchange is over.
+   */
+  private readonly held = new Set<Request>();
+
   private build(method: string, path: string, signal: AbortSignal, body: unknown, contentType: string | undefined): Request {
     const headers = new Headers(this.identity.authHeaders);
     headers.set("accept", "application/json");
     if (body !== undefined && contentType !== undefined) headers.set("content-type", contentType);
-    return new Request(`${this.baseUrl}${path}`, { method, headers, signal, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    const request = new Request(`${this.baseUrl}${path}`, { method, headers, signal, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    this.held.add(request);
+    signal.addEventListener("abort", () => this.held.delete(request), { once: true });
+    return request;
   }
 
   /**
