@@ -46,7 +46,8 @@ describe("soak against a real control plane holding bystanders, profile fast-exp
       expect(code, lines.join("\n")).toBe(0);
       expect(lines).toContainEqual(expect.stringMatching(/^namespace orb-soak-\S+ deleted$/));
       const text = lines.join("\n");
-      expect(Number(/^(\d+) operations in /m.exec(text)?.[1])).toBeGreaterThan(1_000);
+      // About 240 operations a second alone; 56 a second beside npm test in CI (1,114 in one run).
+      expect(Number(/^(\d+) operations in /m.exec(text)?.[1])).toBeGreaterThan(300);
       expect(Number(/(\d+) with a label selector/.exec(text)?.[1])).toBeGreaterThan(0);
       expect(compareSnapshots(before, after, bystanders)).toEqual([]);
       expect(left.map((entry) => entry.key)).toEqual([]);
