@@ -23,6 +23,7 @@ import type { HistoryVerdict, HistoryWitness } from "../sim/history/history-verd
 import { writeOutcome } from "../sim/history/operation-index.ts";
 import { historyInvariants } from "../spec/invariants-history.ts";
 import { escapeMarkupAttr as attr, escapeMarkupText as text } from "./markup-escape.ts";
+import { selfContainedHead } from "./self-contained-head.ts";
 import { witnessLines } from "./soak-witness-text.ts";
 
 /** What the page is called and how the run is replayed. */
@@ -73,16 +74,7 @@ export function renderHistoryTimeline(history: ApiHistory, verdicts: readonly Hi
     "</main>",
   ];
   return [
-    "<!DOCTYPE html>",
-    `<html lang="en">`,
-    "<head>",
-    `<meta charset="utf-8">`,
-    `<meta name="viewport" content="width=device-width, initial-scale=1">`,
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
-    `<title>${text(options.title)}</title>`,
-    `<style>${STYLE}</style>`,
-    "</head>",
-    "<body>",
+    ...selfContainedHead(options.title, STYLE),
     ...body,
     "</body>",
     "</html>",

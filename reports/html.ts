@@ -15,6 +15,7 @@ import { clauseCoverage, unknownClauseIds, type ClauseCoverage, type CoverageVer
 import { escapeMarkupAttr as attr, escapeMarkupText as text } from "./markup-escape.ts";
 import { redactResults, redactSecrets, type RedactionOptions } from "./redaction.ts";
 import { rerunCommand } from "./rerun-command.ts";
+import { selfContainedHead } from "./self-contained-head.ts";
 import { BODY_EXCERPT_BYTES, clipUtf8, exchangeHeadline, formatMs } from "./transcript-text.ts";
 
 /** Up to this many failures are shown expanded; beyond it they start collapsed. */
@@ -27,16 +28,7 @@ export function reportHtml(results: RunResults, options: RedactionOptions = {}):
   const coverage = clauseCoverage(run);
   const title = `Conformance: ${run.target.url} (${run.target.dialect})`;
   const page = [
-    "<!DOCTYPE html>",
-    `<html lang="en">`,
-    "<head>",
-    `<meta charset="utf-8">`,
-    `<meta name="viewport" content="width=device-width, initial-scale=1">`,
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
-    `<title>${text(title)}</title>`,
-    `<style>${STYLE}</style>`,
-    "</head>",
-    "<body>",
+    ...selfContainedHead(title, STYLE),
     `<header><h1>${text(title)}</h1>${runFacts(run)}</header>`,
     `<nav><a href="#summary">Summary</a> · <a href="#failures">Failures</a> · <a href="#coverage">Spec coverage</a> · <a href="#deviations">doc 1 vs Kubernetes</a> · <a href="#cases">All cases</a></nav>`,
     "<main>",
