@@ -11,9 +11,9 @@
  * (doc 1 §2.2): the checkers learn the server's order of writes from what watches deliver and
  * never compare two versions as numbers.
  *
- * Times are milliseconds of a monotonic clock (performance.now() in the recording process), so
- * they order what one process saw, not what the server did: "A was answered before B was sent"
- * is `A.endMs < B.startMs`.
+ * Times are milliseconds of the recording process's monotonic clock (conformance/soak reads it;
+ * the checkers never do), so they order what one process saw, not what the server did: "A was
+ * answered before B was sent" is `A.endMs < B.startMs`.
  */
 
 /** What the history keeps of an object: enough to name the write that made it. */
