@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, fetch } from "undici";
 import { makeControlPlaneCredentials, writeAdminKubeconfig, type ControlPlaneCredentials } from "./control-plane-credentials.ts";
-import { freeLoopbackPort } from "./free-port.ts";
+import { freeLoopbackPorts } from "./free-port.ts";
 import { ControlPlaneError, findKubeAssets, type KubeAssets } from "./kube-assets.ts";
 import { KUBE_PROFILES, type KubeProfile, type KubeProfileName } from "./kube-profiles.ts";
 import { ManagedProcess } from "./managed-process.ts";
@@ -93,7 +93,7 @@ async function startProcesses(assets: KubeAssets, profile: KubeProfile, dir: str
     return started;
   };
   const credentials = await makeControlPlaneCredentials(dir);
-  const [etcdClientPort, etcdPeerPort, apiserverPort, controllerManagerPort] = await Promise.all([freeLoopbackPort(), freeLoopbackPort(), freeLoopbackPort(), freeLoopbackPort()]);
+  const { etcdClientPort, etcdPeerPort, apiserverPort, controllerManagerPort } = await freeLoopbackPorts(["etcdClientPort", "etcdPeerPort", "apiserverPort", "controllerManagerPort"]);
 
   progress("starting etcd");
   const etcdUrl = `http://127.0.0.1:${etcdClientPort}`;
