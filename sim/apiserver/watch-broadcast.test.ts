@@ -4,6 +4,7 @@
  * a gap or a duplicate whenever they start, and one that stops reading is cut off alone.
  */
 import { describe, expect, it } from "vitest";
+import { MEMBER_WRITES_PER_SECOND } from "./watch-broadcast.ts";
 import { testServer } from "./test-server.ts";
 import { watchLineReader } from "./watch-line-reader.ts";
 
@@ -145,6 +146,28 @@ describe("watch broadcast behind a socket", () => {
     await s.sim.runFor(1_000);
     expect(s.server.store.openWatches).toBe(idle);
     await unread.body!.cancel();
+  });
+
+  it("stretches its interval with its members, to at most MEMBER_WRITES_PER_SECOND socket writes a second", async () => {
+    const s = broadcastServer();
+    const members = (MEMBER_WRITES_PER_SECOND * FLUSH_MS * 2) / 1000; // an interval of twice FLUSH_MS
+    const readers = [];
+    for (let index = 0; index < members; index++) readers.push((await open(s, "watch=1")).body!.getReader());
+    const reader = readers[0]!;
+    // The first change after a quiet spell goes at once; the next waits for the interval.
+    await create(s, "a");
+    await s.sim.runFor(0);
+    const name = (chunk: Uint8Array | undefined) => JSON.parse(new TextDecoder().decode(chunk)).object.metadata.name;
+    expect(name((await reader.read()).value)).toBe("a");
+    await create(s, "b");
+    let arrived = false;
+    const next = reader.read().then((result) => ((arrived = true), result));
+    await s.sim.runFor(FLUSH_MS);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(arrived).toBe(false);
+    await s.sim.runFor(FLUSH_MS);
+    expect(name((await next).value)).toBe("b");
+    await Promise.all(readers.map((reader) => reader.cancel()));
   });
 
   it("is not used without a flush interval: in-process and virtual-time watches keep their own streams", async () => {

@@ -15,6 +15,15 @@ import type { TlsCredentials } from "./tls-files.ts";
 // How much of an oversized body is read (and dropped) before the connection is cut instead.
 const DRAIN_FACTOR = 8;
 
+/**
+ * Bytes a streamed response may hold in node's buffer before the stream waits for it to drain.
+ * node:http reports a full buffer (write returns false) past 16 KiB, and a watch batch is larger:
+ * every batch went into the buffer only until the socket took it a tick later, and waiting for
+ * each "drain" cost a thousand watchers a listener pair and an event per batch. Past this bound a
+ * reader that stopped is held back (and its watch, falling behind, cut off) as before.
+ */
+const STREAM_BUFFER_BYTES = 256 * 1024;
+
 // Methods node:http parses but the fetch Request refuses to carry (the Fetch standard forbids them).
 const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(["CONNECT", "TRACE", "TRACK"]);
 
@@ -279,7 +288,7 @@ async function writeResponse(response: Response, outgoing: ServerResponse): Prom
   for (;;) {
     const { done, value } = await reader.read();
     if (done || clientGone) break;
-    if (!outgoing.write(value)) await drainedOrClosed(outgoing);
+    if (!outgoing.write(value) && outgoing.writableLength > STREAM_BUFFER_BYTES) await drainedOrClosed(outgoing);
   }
   outgoing.end();
 }
