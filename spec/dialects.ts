@@ -65,6 +65,11 @@ export interface Dialect {
     readonly "put-missing": "create" | "not-found";
     /** A BOOKMARK's metadata (doc 1 §2.4: only resourceVersion): as written, or with `creationTimestamp: null`. */
     readonly "bookmark-object": "resource-version-only" | "null-creation-timestamp";
+    /**
+     * A DELETE with `?dryRun=All` and a DeleteOptions body without dryRun: a dry run (doc 1 §4.2,
+     * §4.4.1), or a real delete, the query's DeleteOptions ignored because there is a body.
+     */
+    readonly "delete-query-dry-run-with-body": "dry-run" | "ignored";
   };
   readonly health: {
     /** Name of the check on the persistence layer (doc 1 §4.5.4 names no name). */
@@ -100,6 +105,7 @@ const orb = {
     "delete-response": "object",
     "put-missing": "create",
     "bookmark-object": "resource-version-only",
+    "delete-query-dry-run-with-body": "dry-run",
   },
   health: {
     persistenceCheck: "persistence",
@@ -134,6 +140,8 @@ const kubernetes = {
     "put-missing": "not-found",
     // Transcript watch-from-rv.
     "bookmark-object": "null-creation-timestamp",
+    // Transcript delete-options-c-query-dryrun-body-without (transcripts-delete-options.jsonl).
+    "delete-query-dry-run-with-body": "ignored",
   },
   health: {
     persistenceCheck: "etcd",
@@ -332,6 +340,26 @@ export const deviations: readonly Deviation[] = [
     suiteAccepts: "the target dialect's answer only: the object from orb, a Success Status from kubernetes when the object was removed",
     // Doc 1 §4.1: DELETE returns the resulting object; Kubernetes a Success Status when the object
     // is removed at once (transcript delete-plain). One answer each.
+    suiteHolds: { orb: "recorded", kubernetes: "recorded" },
+  },
+  {
+    id: "delete-query-dry-run-with-body",
+    kind: "deviation",
+    clause: "doc1/4.4/applies-to",
+    perDoc: "per doc 1 §4.4.1 and §4.2, a DELETE with dryRun is a dry run: nothing is persisted (§4.4.3); a DELETE body is not shown",
+    perKubernetes:
+      "per Kubernetes, a DELETE with a body reads its DeleteOptions from the body alone: ?dryRun=All (or dryRun=Bogus, or a bare dryRun) beside a body without dryRun is ignored and the object is deleted, answered as any delete; so are the query's gracePeriodSeconds, propagationPolicy, orphanDependents and resourceVersion precondition",
+    transcript: "delete-options-c-query-dryrun-body-without",
+    answers: {
+      orb: "a dry run: the query's dryRun is read beside the body's (other query DeleteOptions are ignored when there is a body, as Kubernetes does)",
+      kubernetes: "the query ignored, the object deleted, as Kubernetes does",
+    },
+    suiteAccepts: "the target dialect's answer only: a dry run from orb (doc 1 §4.4.3), a real delete from kubernetes",
+    // Doc 1 §4.2 lists dryRun for DELETE and §4.4.3 persists nothing: strict for orb. kube-apiserver
+    // 1.26.4 decodes a DELETE's (and a deletecollection's) DeleteOptions from the body when there is
+    // one, and from the query only when there is none (recorded 2026-11-25, twice, from the
+    // default-profile control plane; transcripts-delete-options.jsonl: cases c, f, h to l, n, q, r,
+    // s, v): one answer, strict for kubernetes. kubectl sends dryRun in the body, where both agree.
     suiteHolds: { orb: "recorded", kubernetes: "recorded" },
   },
   {

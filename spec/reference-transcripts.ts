@@ -40,6 +40,8 @@ export const VARIANCES_FILE = "transcripts-variances.jsonl";
 export const NESTING_DEPTH_FILE = "transcripts-nesting-depth.jsonl";
 /** Authentication and authorization bypass attempts (issue #14; sim/apiserver/auth/bypass-attempts.ts is the catalog). */
 export const SECURITY_FILE = "transcripts-security.jsonl";
+/** DELETEs with DeleteOptions in the query, the body or both, and the GET after each (deviation delete-query-dry-run-with-body). */
+export const DELETE_OPTIONS_FILE = "transcripts-delete-options.jsonl";
 /** Answers given before a request reaches the API: heads over 1 MiB, unknown methods, malformed requests (sim/transport/parser-refusals.ts). */
 export const HTTP_PARSING_FILE = "transcripts-http-parsing.jsonl";
 
@@ -54,7 +56,7 @@ export function readTranscriptFile(path: string): Transcript[] {
 /** Every transcript by id (the first of a repeated id wins); a missing file throws, as any broken fixture should. */
 export function loadReferenceTranscripts(dir: string = referenceDir): ReadonlyMap<string, Transcript> {
   const byId = new Map<string, Transcript>();
-  for (const file of [MAIN_FILE, EXPIRY_FILE, VARIANCES_FILE, NESTING_DEPTH_FILE, SECURITY_FILE]) {
+  for (const file of [MAIN_FILE, EXPIRY_FILE, VARIANCES_FILE, NESTING_DEPTH_FILE, SECURITY_FILE, DELETE_OPTIONS_FILE]) {
     for (const transcript of readTranscriptFile(join(dir, file))) {
       if (!byId.has(transcript.id)) byId.set(transcript.id, transcript);
     }

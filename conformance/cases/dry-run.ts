@@ -204,6 +204,32 @@ export const dryRunCases = defineCases("dry-run", [
     },
   },
   {
+    name: "delete-query-dry-run-beside-a-body",
+    clauses: ["doc1/4.4/applies-to", "doc1/4.4/no-side-effects"],
+    tags: ["mutating"],
+    async run(context) {
+      const name = scope(context, "delbody").name("a");
+      const path = `${configMaps(context)}/${name}`;
+      const created = await createObject(context, name, { k: "v" });
+      // kubectl's body shape, without dryRun: only the query asks for a dry run.
+      const response = await context.client.delete(`${path}?dryRun=All`, { kind: "DeleteOptions", apiVersion: "v1" });
+      checkEqual(response.status, 200, `DELETE ?dryRun=All with a DeleteOptions body: status (${message(response)})`);
+      const after = await context.client.get(path);
+      check(after.status === 200 || after.status === 404, `GET ${name} after the DELETE: expected 200 or 404, got ${after.status}: ${message(after)}`);
+      // Deviation delete-query-dry-run-with-body, strict (dialect-answers.ts): doc 1 §4.2 and §4.4.1
+      // make any DELETE with dryRun a dry run, so an orb target keeps the object; Kubernetes reads a
+      // DELETE's options from its body alone and deletes it (transcript
+      // delete-options-c-query-dryrun-body-without), so a kubernetes target must.
+      checkAnswerForm(
+        context.dialect,
+        "delete-query-dry-run-with-body",
+        after.status === 200 ? "dry-run" : "ignored",
+        `DELETE ?dryRun=All with a DeleteOptions body without dryRun answered ${response.status} and the ConfigMap was ${after.status === 200 ? "kept" : "deleted"}`,
+      );
+      if (after.status === 200) checkEqual(after.json?.metadata?.resourceVersion, created.resourceVersion, `resourceVersion of ${name} after the dry-run DELETE (nothing persisted)`);
+    },
+  },
+  {
     name: "defaulting-and-admission-run",
     clauses: ["doc1/4.4/all/stages", "doc1/4.4/built-in-admission", "doc1/4.4/all/patch-default-validate", "doc1/4.4/all/returns-object", "doc1/4.4/no-side-effects"],
     tags: ["mutating"],

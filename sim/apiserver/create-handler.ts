@@ -45,8 +45,8 @@ export async function decodeRequestObject(
 }
 
 /** Whether the request is a dry run, per the dialect's reading of a bare `dryRun` (doc 1 §4.4). */
-export function isDryRun(context: ServerContext, target: ResourceRequest, optionsKind: OptionsKind, bodyValues: readonly string[] = []): boolean {
-  return dryRun(target.query, optionsKind, context.dialect.metaGroup, context.dialect.answers["bare-dry-run"] === "accept", bodyValues);
+export function isDryRun(context: ServerContext, target: ResourceRequest, optionsKind: OptionsKind): boolean {
+  return dryRun(target.query, optionsKind, context.dialect.metaGroup, context.dialect.answers["bare-dry-run"] === "accept");
 }
 
 /**

@@ -13,7 +13,7 @@ import { readList } from "./read-handlers.ts";
 import { parseResourceVersion } from "./read-revision.ts";
 import { negotiateRepresentation, requestSerialization } from "./representation.ts";
 import { decodeObject, readBody } from "./request-body.ts";
-import { checkedDeleteOptions, readDeleteOptions, type DeletePreconditions } from "./delete-options.ts";
+import { checkedDeleteOptions, isDryRunDelete, readDeleteOptions, type DeletePreconditions } from "./delete-options.ts";
 import { dryRun } from "./query-options.ts";
 import { apiVersionOf, type ResourceType } from "./resource-types.ts";
 import { valueTypeError } from "./value-types.ts";
@@ -31,7 +31,7 @@ export async function handleDelete(context: ServerContext, target: ResourceReque
   const { type } = target;
   const representation = negotiateRepresentation(context, target);
   const options = await readDeleteOptions(context, target);
-  const dry = isDryRun(context, target, "DeleteOptions", options.dryRun);
+  const dry = isDryRunDelete(context, target, options);
   const current = context.store.get(storageKey(type, target.namespace, target.name!));
   if (current === undefined) throw notFound(type, target.name!);
   checkPreconditions(type, current, options.preconditions ?? {});
@@ -54,7 +54,7 @@ export async function handleDeleteCollection(context: ServerContext, target: Res
   const { type } = target;
   const representation = negotiateRepresentation(context, target, { collection: true });
   const options = await readDeleteOptions(context, target);
-  const dry = isDryRun(context, target, "DeleteOptions", options.dryRun);
+  const dry = isDryRunDelete(context, target, options);
   const page = await readList(context, target);
   // Every item is held to the preconditions, and none is deleted unless all hold (Kubernetes checks
   // each as it goes; recorded 2026-11-25, found by comparing with `fuzz --target http`).

@@ -1,7 +1,9 @@
 /**
  * The DeleteOptions of a DELETE (doc 1 §1 delete and deletecollection; the body is Kubernetes',
  * doc 1 does not show it): from the body when there is one (JSON, or the dialect's Protobuf), else
- * from the query, as Kubernetes reads them. Values are checked as Kubernetes checks them:
+ * from the query, as Kubernetes reads them: with a body, every DeleteOptions query parameter is
+ * ignored, `dryRun` included, unless the dialect reads the query's `dryRun` too (deviation
+ * delete-query-dry-run-with-body, spec/dialects.ts). Values are checked as Kubernetes checks them:
  * - a query value that does not parse is 400 BadRequest (`strconv.ParseInt: …`);
  * - a body value of the wrong JSON type is 400 too (Kubernetes 1.26 answers it with a 500, the kind
  *   of answer spec/reference/kube-apiserver-1.26/README.md says not to imitate);
@@ -15,7 +17,7 @@ import { badRequest, failure } from "./api-error.ts";
 import { goQuote, invalidValueMessage } from "./object-names.ts";
 import { jsonToMessage } from "./protobuf/convert.ts";
 import { ProtobufEncodeError } from "./protobuf/errors.ts";
-import { int64Parameter } from "./query-options.ts";
+import { dryRun, int64Parameter } from "./query-options.ts";
 import { decodeJson, decodeObject, mediaTypeOf, readBody } from "./request-body.ts";
 import type { ResourceRequest, ServerContext } from "./server-context.ts";
 
@@ -27,8 +29,10 @@ export interface DeletePreconditions {
 
 /** The parts of DeleteOptions the server reads. */
 export interface DeleteOptions {
+  /** Where they were read from: the body when the request has one, else the query. */
+  readonly source: "body" | "query";
   readonly preconditions?: DeletePreconditions;
-  /** From the body; the query's `dryRun` is read by `isDryRun` (create-handler.ts). */
+  /** From the body; the query's `dryRun` is read by `isDryRunDelete`. */
   readonly dryRun?: readonly string[];
   readonly gracePeriodSeconds?: number;
   readonly propagationPolicy?: string;
@@ -42,9 +46,26 @@ const FALSE_WORDS = ["0", "f", "F", "FALSE", "false", "False"];
 /** The request's DeleteOptions, checked. */
 export async function readDeleteOptions(context: ServerContext, target: ResourceRequest): Promise<DeleteOptions> {
   const bytes = await readBody(target.request);
+  // Any body counts, even `{}` or `null` (kube-apiserver 1.26.4 ignores the query beside them;
+  // transcripts delete-options-i-query-dryrun-body-empty-object, delete-options-j-query-dryrun-body-null).
   const options = bytes.byteLength === 0 ? fromQuery(target.query) : fromBody(context, target, bytes);
   validate(options, context.dialect.metaGroup);
   return options;
+}
+
+/**
+ * Whether a DELETE (or deletecollection) with these options is a dry run, its dryRun values checked
+ * (422 Invalid of kind DeleteOptions for any value but All; doc 1 §4.4.4's bare one where the
+ * dialect accepts it). Without a body, the query's dryRun decides. With one, Kubernetes reads the
+ * body's alone: `?dryRun=All` beside a body without dryRun deletes, and `?dryRun=Bogus` beside one
+ * is not refused (kube-apiserver 1.26.4, recorded 2026-11-25: transcripts-delete-options.jsonl,
+ * cases c, f, h, i, j, k, s, v); the orb dialect reads the query's too, since doc 1 §4.2 and
+ * §4.4.1 make any DELETE with dryRun a dry run (deviation delete-query-dry-run-with-body).
+ */
+export function isDryRunDelete(context: ServerContext, target: ResourceRequest, options: DeleteOptions): boolean {
+  const readsQuery = options.source === "query" || context.dialect.answers["delete-query-dry-run-with-body"] === "dry-run";
+  const query = readsQuery ? target.query : new URLSearchParams();
+  return dryRun(query, "DeleteOptions", context.dialect.metaGroup, context.dialect.answers["bare-dry-run"] === "accept", options.dryRun ?? []);
 }
 
 function fromBody(context: ServerContext, target: ResourceRequest, bytes: Uint8Array): DeleteOptions {
@@ -61,7 +82,7 @@ function fromBody(context: ServerContext, target: ResourceRequest, bytes: Uint8A
     }
     throw error;
   }
-  return deleteOptionsOf(body as Record<string, unknown>);
+  return deleteOptionsOf(body as Record<string, unknown>, "body");
 }
 
 /**
@@ -69,15 +90,16 @@ function fromBody(context: ServerContext, target: ResourceRequest, bytes: Uint8A
  * body, or an Eviction's `deleteOptions`), checked as apimachinery's ValidateDeleteOptions does.
  */
 export function checkedDeleteOptions(body: Record<string, unknown>, metaGroup: string): DeleteOptions {
-  const options = deleteOptionsOf(body);
+  const options = deleteOptionsOf(body, "body");
   validate(options, metaGroup);
   return options;
 }
 
-function deleteOptionsOf(body: Record<string, unknown>): DeleteOptions {
+function deleteOptionsOf(body: Record<string, unknown>, source: DeleteOptions["source"]): DeleteOptions {
   // Each field is absent, null, or of its Go type.
   const { preconditions, dryRun, gracePeriodSeconds, propagationPolicy, orphanDependents } = body as Record<string, any>;
   return {
+    source,
     ...(preconditions != null && { preconditions: withoutNulls(preconditions) }),
     ...(dryRun != null && { dryRun }),
     ...(gracePeriodSeconds != null && { gracePeriodSeconds }),
@@ -108,6 +130,7 @@ function fromQuery(query: URLSearchParams): DeleteOptions {
   const resourceVersion = query.get("resourceVersion");
   const preconditions = { ...(uid !== null && uid !== "" && { uid }), ...(resourceVersion !== null && resourceVersion !== "" && { resourceVersion }) };
   return {
+    source: "query",
     ...(gracePeriodSeconds !== undefined && { gracePeriodSeconds }),
     ...(orphan !== null && orphan !== "" && { orphanDependents: TRUE_WORDS.includes(orphan) }),
     ...(policy !== null && { propagationPolicy: policy }),

@@ -83,7 +83,8 @@ export function dryRun(query: URLSearchParams, optionsKind: OptionsKind, metaGro
   // Any force, even force=false, is Forbidden on a patch that is not an apply patch (the only kind served).
   if (optionsKind === "PatchOptions" && query.has("force")) causes.push({ reason: "FieldValueForbidden", message: "Forbidden: may not be specified for non-apply patch", field: "force" });
   if (optionsKind !== "DeleteOptions") causes.push(...fieldManagerCauses(query.get("fieldManager") ?? ""));
-  // DELETE may carry dryRun in its DeleteOptions body instead (kubectl delete --dry-run=server does).
+  // DELETE may carry dryRun in its DeleteOptions body instead (kubectl delete --dry-run=server
+  // does); which of the two a DELETE reads is isDryRunDelete's (delete-options.ts).
   const values = [...query.getAll("dryRun"), ...bodyValues];
   const dry = values.length > 0 && values.every((value) => value === "All" || (value === "" && bareAccepted));
   if (values.length > 0 && !dry) {
