@@ -10,7 +10,7 @@ import { NODE_FLAGS } from "./scripts/node-flags.mjs";
 
 export default defineConfig({
   test: {
-    include: ["{sim,spec,conformance,reports,scripts}/**/*.real.test.ts"],
+    include: ["{sim,spec,conformance,reports,scripts,examples}/**/*.real.test.ts"],
     globalSetup: ["conformance/control-plane/real-tier-setup.ts"],
     // A default-profile run waits for etcd's compaction: 5 minutes, twice.
     testTimeout: 15 * 60_000,

@@ -1,58 +1,91 @@
 /** `orb-harness fuzz`: property-based fuzzing of the in-memory model (wiring only). */
 import { readFileSync } from "node:fs";
-import { formatOutcome, runStoreFuzz, storePropertyIds } from "../../sim/fuzz/store/run-store-fuzz.ts";
+import { formatOutcome, runStoreFuzz, storeCampaignRun, storePropertyIds, storeRunVerdict } from "../../sim/fuzz/store/run-store-fuzz.ts";
 import { DEFAULT_FAULT_CLASSES, parseFaultClasses, type FaultClass } from "../../sim/fuzz/control-plane/fault-arbitraries.ts";
-import { formatFuzzOutcome, runControlPlaneFuzz } from "../../sim/fuzz/control-plane/run-control-plane-fuzz.ts";
+import { controlPlaneCampaignRun, controlPlaneRunVerdict, formatFuzzOutcome, runControlPlaneFuzz } from "../../sim/fuzz/control-plane/run-control-plane-fuzz.ts";
 import { LANE_COUNT } from "../../sim/fuzz/http/fuzz-request.ts";
+import { campaignTraceHash, parseShard, type CampaignResults, type Shard } from "../../conformance/campaign/campaign.ts";
+import { runCampaign } from "../../conformance/campaign/run-campaign.ts";
 import { findingLines, progressLine, runFailed, summaryLines } from "../../conformance/fuzz-http/fuzz-report.ts";
 import { runHttpFuzzSession, SessionError } from "../../conformance/fuzz-http/http-fuzz-session.ts";
+import { CAMPAIGN_REPORT_FILES, writeCampaignReports } from "../../reports/campaign-reports.ts";
+import { campaignRateLine, runListText, shardScopeText } from "../../reports/campaign-text.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
-import { parseFlags } from "../parse-flags.ts";
+import { listDefects, plantedDefects } from "../defect-flags.ts";
+import { parseFlags, type FlagSpec, type ParsedFlags } from "../parse-flags.ts";
+import { TARGET_FLAGS, targetChoice, withKubeAssetsDefault } from "../target-flags.ts";
+import { fuzzApiCampaign } from "./fuzz-api.ts";
 
-const TARGETS = ["store", "leader-election", "node-eviction", "http"] as const;
+const TARGETS = ["store", "leader-election", "node-eviction", "http", "api"] as const;
 const DEFAULT_RUNS = 200;
 /** `--target http`: requests per run by default (`npm run fuzz` sends 10,000). */
 const DEFAULT_HTTP_REQUESTS = 1_000;
+/** What a store or control-plane campaign runs against: this process's model, never a server. */
+const MODEL_TARGET = "in-process model";
+
+/** The flags of `fuzz` (exported so the examples' command lines are checked against them). */
+export const FUZZ_FLAGS: FlagSpec = {
+  target: "string",
+  seed: "integer",
+  runs: "integer",
+  shard: "string",
+  "report-dir": "string",
+  property: "string",
+  replay: "string",
+  faults: "string",
+  ...TARGET_FLAGS,
+  defect: "repeated",
+};
 
 /** The fuzz command. */
 export const fuzzCommand: CliCommand = {
   name: "fuzz",
   summary: "fuzz the in-memory model with fast-check; print failures with a replay command",
   usage: [
-    "usage: orb-harness fuzz --target store [--seed S] [--runs N] [--property ID] [--replay PATH]",
-    "       orb-harness fuzz --target leader-election|node-eviction [--faults pauses|drift|partitions|crashes|all] [--seed S] [--runs N] [--replay PATH]",
+    "usage: orb-harness fuzz --target store [--seed S] [--runs N] [--shard I/N] [--report-dir DIR] [--property ID]",
+    "       orb-harness fuzz --target leader-election|node-eviction [--faults pauses|drift|partitions|crashes|all] [--seed S] [--runs N] [--shard I/N] [--report-dir DIR]",
+    "       orb-harness fuzz --target store|leader-election|node-eviction --seed S --replay PATH [--property ID] [--faults ...]",
     "       orb-harness fuzz --target http [--server URL [--token T] [--certificate-authority FILE]] [--seed S] [--runs N] [--replay PATH]",
+    "       orb-harness fuzz --target api [--server URL … | --kubeconfig FILE | --kube-assets [DIR] [--kube-profile P] | --defect NAME …]",
+    "                    [--seed S] [--runs N] [--shard I/N] [--report-dir DIR] | --seed S --replay PATH",
     "",
     "  --target     what to fuzz: " + TARGETS.join(", "),
     `  --faults     control-plane targets: fault classes to generate, comma-separated (default ${DEFAULT_FAULT_CLASSES.join(",")})`,
-    "  --seed       32-bit integer seed (default: a random one, printed)",
-    `  --runs       runs per property (default ${DEFAULT_RUNS}); for http, requests to send (default ${DEFAULT_HTTP_REQUESTS})`,
+    "  --seed       32-bit integer seed of the campaign (default: a random one, printed)",
+    `  --runs       runs of the campaign (default ${DEFAULT_RUNS}); for http, requests to send (default ${DEFAULT_HTTP_REQUESTS})`,
+    "  --shard I/N  make only shard I of N of the campaign: the runs r with r % N = I - 1, each seeded as in the",
+    "               whole campaign (needs --seed); `orb-harness report merge` joins the shards' report dirs",
+    `  --report-dir DIR  write the campaign's ${Object.values(CAMPAIGN_REPORT_FILES).join(", ")} into DIR (none without it)`,
     "  --property   only this property: " + storePropertyIds.join(", "),
-    "  --replay     replay one failure: the path printed with it (use the same --seed and --property)",
-    "  --server     http: the API server to fuzz (default: the embedded one, started in this process)",
-    "  --token      http: bearer token for --server",
-    "  --certificate-authority  http: PEM CA file for an https --server",
+    "  --replay     replay one failed run: the seed and path printed with it (and its --property or --faults)",
+    "  --server     http, api: the API server to fuzz (default: the embedded one, in this process)",
+    "  --token      http, api: bearer token for --server",
+    "  --certificate-authority  http, api: PEM CA file for an https --server",
+    "  --kubeconfig, --context, --kube-assets, --kube-profile, --client-certificate, --client-key,",
+    "  --insecure-skip-tls-verify  api: the other ways to reach a server, as `conformance` reads them",
+    "  --defect NAME  api, embedded server only: plant a known bug (repeatable; --defect help lists them)",
     "",
-    "Prints one line per property, then `trace-hash: <hex>` (same seed and runs, same hash).",
+    "store, leader-election and node-eviction run a campaign of --runs independent runs, run r seeded from the",
+    "campaign seed and r alone (store: every property once; control plane: one generated fault schedule).",
+    "Each failed run is shrunk and printed with its own seed and replay command; then one line per property,",
+    "the counts, `N runs in T s (R runs/s)` and `trace-hash: <hex>` (same seed and runs, same hash; the merge",
+    "of a campaign's shards prints the unsharded campaign's hash).",
     "--target http sends malformed and hostile requests, 8 at a time, writing only in a namespace of",
     "its own (created first, deleted last); every answer must come, be no 5xx but the documented ones,",
     "and, for an error, be a Status with its own code; an error must change nothing. It prints",
     "progress every 1,000 requests, each finding shrunk with its replay command, the counts, and",
-    "`http fuzz: N requests, M findings` last.",
+    "`http fuzz: N requests, M findings` last. It is one session, not a campaign: no --shard.",
+    "--target api runs generated sequences of API operations (writes with and without preconditions,",
+    "finalizers, dry runs, gets and lists in every representation, paged lists, watches that resume,",
+    "waits past expiry, steps sent at once) on the target and on the model (the embedded server in",
+    "virtual time, dialect kubernetes), each run in fresh namespaces: every answer must match the",
+    "model's, versions mapped by observation, and the target's recorded history must pass the",
+    "history checkers. A failure is shrunk and printed with the differing answer and its replay command.",
     "Exit 0 when every property holds, 1 when one fails, 2 for usage errors.",
   ].join("\n"),
   async run(args, output) {
-    const { values, positionals } = parseFlags(args, {
-      target: "string",
-      seed: "integer",
-      runs: "integer",
-      property: "string",
-      replay: "string",
-      faults: "string",
-      server: "string",
-      token: "string",
-      "certificate-authority": "string",
-    });
+    const flags = parseFlags(withKubeAssetsDefault(args), FUZZ_FLAGS);
+    const { values, positionals } = flags;
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
     const target = values.get("target");
     if (target === undefined) throw new UsageError("--target is required");
@@ -70,40 +103,171 @@ export const fuzzCommand: CliCommand = {
     const replayPath = values.get("replay") as string | undefined;
     const faults = values.get("faults") as string | undefined;
     const remote = { server: values.get("server") as string | undefined, token: values.get("token") as string | undefined, ca: values.get("certificate-authority") as string | undefined };
-    if (target !== "http" && (remote.server ?? remote.token ?? remote.ca) !== undefined) throw new UsageError("--server, --token and --certificate-authority apply to --target http");
+    const defects = (values.get("defect") as string[] | undefined) ?? [];
+    if (defects.includes("help")) {
+      listDefects(output);
+      return 0;
+    }
+    if (target === "api") return fuzzApi(flags, seed, runs, replayPath, args, output);
+    const apiOnly = Object.keys(TARGET_FLAGS).filter((name) => !["server", "token", "certificate-authority"].includes(name)).concat("defect");
+    const misplaced = apiOnly.find((name) => values.has(name));
+    if (misplaced !== undefined) throw new UsageError(`--${misplaced} applies to --target api`);
+    if (target !== "http" && (remote.server ?? remote.token ?? remote.ca) !== undefined) throw new UsageError("--server, --token and --certificate-authority apply to --target http and api");
     if (target === "http") {
       if (property !== undefined) throw new UsageError("--property applies to --target store");
       if (faults !== undefined) throw new UsageError("--faults applies to --target leader-election and node-eviction");
+      // One session: its requests share a seed stream, 8 lanes and one namespace, so its runs are not independent.
+      if (values.has("shard")) throw new UsageError("--shard does not apply to --target http: it is one session whose requests share one seed and one namespace, not a campaign of independent runs; to fuzz from several machines, give each its own --seed");
+      if (values.has("report-dir")) throw new UsageError("--report-dir applies to campaigns (store, leader-election, node-eviction); --target http prints its findings");
       return fuzzHttp(seed, (values.get("runs") as number | undefined) ?? DEFAULT_HTTP_REQUESTS, remote, replayPath, output);
     }
     if (target !== "store" && property !== undefined) throw new UsageError("--property applies to --target store");
-    if (target !== "store") return fuzzControlPlane(target as "leader-election" | "node-eviction", seed, runs, faults, replayPath, output);
-    if (faults !== undefined) throw new UsageError("--faults applies to --target leader-election and node-eviction");
-    if (replayPath !== undefined && property === undefined) throw new UsageError("--replay needs --property");
-    output.out(`fuzzing ${target}: seed ${seed}, ${runs} runs per property`);
-    const result = await runStoreFuzz({
-      seed,
-      runs,
-      ...(property !== undefined && { property }),
-      ...(replayPath !== undefined && { replayPath }),
-      onOutcome: (outcome) => formatOutcome(seed, outcome).forEach((line) => output.out(line)),
-    });
-    const failed = result.outcomes.filter((outcome) => !outcome.passed).length;
-    output.out(`${result.outcomes.length - failed} passed, ${failed} failed`);
-    output.out(`trace-hash: ${result.traceHash}`);
-    return failed === 0 ? 0 : 1;
+    if (target === "store" && faults !== undefined) throw new UsageError("--faults applies to --target leader-election and node-eviction");
+    if (replayPath !== undefined) {
+      const campaignFlag = ["runs", "shard", "report-dir"].find((name) => values.has(name));
+      if (campaignFlag !== undefined) throw new UsageError(`--${campaignFlag} does not go with --replay, which reruns one failed run from the seed and path printed with it`);
+      if (target === "store") return replayStore(seed, property, replayPath, output);
+      return replayControlPlane(target as "leader-election" | "node-eviction", seed, faultClasses(faults), replayPath, output);
+    }
+    const campaign = campaignFlags(flags, seed, runs);
+    if (target === "store") return fuzzStore(campaign, property, output);
+    return fuzzControlPlane(target as "leader-election" | "node-eviction", campaign, faultClasses(faults), output);
   },
 };
 
-// `fuzz --target leader-election|node-eviction`: fault schedules, the control-plane invariants.
-async function fuzzControlPlane(
-  target: "leader-election" | "node-eviction",
-  seed: number,
-  runs: number,
-  faults: string | undefined,
-  replayPath: string | undefined,
-  output: { out(line: string): void },
-): Promise<number> {
+// `fuzz --target api`: a campaign of API operation sequences against any target, the model as oracle.
+async function fuzzApi(flags: ParsedFlags, seed: number, runs: number, replayPath: string | undefined, args: readonly string[], output: CliOutput): Promise<number> {
+  for (const name of ["property", "faults"]) if (flags.values.has(name)) throw new UsageError(`--${name} does not apply to --target api`);
+  const chosen = targetChoice(flags);
+  const planted = plantedDefects((flags.values.get("defect") as string[] | undefined) ?? []);
+  if (chosen.kind !== "embedded" && planted.size > 0) throw new UsageError("--defect plants a bug in the embedded server; it does not go with --server, --kubeconfig or --kube-assets");
+  const choice = chosen.kind === "embedded" ? { kind: "embedded" as const, defects: planted } : chosen;
+  if (replayPath !== undefined) {
+    const campaignFlag = ["runs", "shard", "report-dir"].find((name) => flags.values.has(name));
+    if (campaignFlag !== undefined) throw new UsageError(`--${campaignFlag} does not go with --replay, which reruns one failed run from the seed and path printed with it`);
+  }
+  const campaign = campaignFlags(flags, seed, runs);
+  const results = await fuzzApiCampaign(choice, { seed, runs, shard: campaign.shard, targetArgs: targetArgsOf(args) }, replayPath === undefined ? undefined : { seed, path: replayPath }, output);
+  if (results === undefined) return 2;
+  return finishCampaign(results, campaign.reportDir, output);
+}
+
+/** The flags of `args` that choose the target (for replay commands): never a token's value. */
+function targetArgsOf(args: readonly string[]): string[] {
+  const kept: string[] = [];
+  const chooses = new Set(["--server", "--kubeconfig", "--context", "--kube-assets", "--kube-profile", "--certificate-authority", "--defect", "--insecure-skip-tls-verify"]);
+  for (let index = 0; index < args.length; index++) {
+    const [name, inline] = args[index]!.split("=", 2) as [string, string | undefined];
+    if (!chooses.has(name)) continue;
+    if (inline !== undefined || name === "--insecure-skip-tls-verify") kept.push(args[index]!);
+    else if (args[index + 1] !== undefined && !args[index + 1]!.startsWith("--")) kept.push(name, args[++index]!);
+    else kept.push(name);
+  }
+  if (args.some((arg) => arg === "--token" || arg.startsWith("--token="))) kept.push("--token $TOKEN");
+  return kept;
+}
+
+/** The flags every campaign takes: its seed and size, the shard this process makes, where it reports. */
+interface CampaignFlags {
+  readonly seed: number;
+  readonly runs: number;
+  readonly shard: Shard | undefined;
+  readonly reportDir: string | undefined;
+}
+
+function campaignFlags(flags: ParsedFlags, seed: number, runs: number): CampaignFlags {
+  const shardText = flags.values.get("shard") as string | undefined;
+  let shard: Shard | undefined;
+  if (shardText !== undefined) {
+    try {
+      shard = parseShard(shardText);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    // A random seed per machine would make shards of different campaigns.
+    if (!flags.values.has("seed")) throw new UsageError("--shard needs --seed: every shard of a campaign must be given the same campaign seed");
+  }
+  return { seed, runs, shard, reportDir: flags.values.get("report-dir") as string | undefined };
+}
+
+// `fuzz --target store`: a campaign, each run every property (or the one asked for) once.
+async function fuzzStore(campaign: CampaignFlags, property: string | undefined, output: CliOutput): Promise<number> {
+  output.out(`fuzzing store: seed ${campaign.seed}, ${campaign.runs} runs per property${shardScopeText(campaign.runs, campaign.shard)}`);
+  const tally = new Map<string, { runs: number; failedRuns: number[] }>();
+  const results = await runCampaign(
+    { command: "fuzz --target store", target: MODEL_TARGET, ...(property !== undefined && { options: `--property ${property}` }), campaignSeed: campaign.seed, runs: campaign.runs, shard: campaign.shard },
+    async (run, seed) => {
+      const result = await storeCampaignRun(seed, { ...(property !== undefined && { property }) });
+      for (const outcome of result.outcomes) {
+        const entry = tally.get(outcome.id) ?? { runs: 0, failedRuns: [] };
+        tally.set(outcome.id, entry);
+        entry.runs += 1;
+        if (outcome.passed) continue;
+        entry.failedRuns.push(run);
+        formatOutcome(seed, outcome, run).forEach((line) => output.out(line));
+      }
+      return storeRunVerdict(result);
+    },
+  );
+  for (const [id, entry] of tally) {
+    output.out(entry.failedRuns.length === 0 ? `ok    ${id}  (${entry.runs} runs)` : `FAIL  ${id}  (failed in ${entry.failedRuns.length} of ${entry.runs} runs: ${runListText(entry.failedRuns)})`);
+  }
+  const failedProperties = [...tally.values()].filter((entry) => entry.failedRuns.length > 0).length;
+  output.out(`${tally.size - failedProperties} passed, ${failedProperties} failed`);
+  return finishCampaign(results, campaign.reportDir, output);
+}
+
+// `fuzz --target leader-election|node-eviction`: a campaign, each run one fault schedule, the control-plane invariants.
+async function fuzzControlPlane(target: "leader-election" | "node-eviction", campaign: CampaignFlags, classes: FaultClass[], output: CliOutput): Promise<number> {
+  output.out(`fuzzing ${target}: seed ${campaign.seed}, ${campaign.runs} runs, faults ${classes.join(",")}${shardScopeText(campaign.runs, campaign.shard)}`);
+  const results = await runCampaign(
+    { command: `fuzz --target ${target}`, target: MODEL_TARGET, options: `--faults ${classes.join(",")}`, campaignSeed: campaign.seed, runs: campaign.runs, shard: campaign.shard },
+    async (run, seed) => {
+      const outcome = await controlPlaneCampaignRun({ target, seed, classes });
+      if (outcome.failure !== undefined) formatFuzzOutcome(outcome, run).forEach((line) => output.out(line));
+      return controlPlaneRunVerdict(outcome);
+    },
+  );
+  const failedRuns = results.records.filter((record) => record.verdict === "failed").map((record) => record.run);
+  output.out(
+    failedRuns.length === 0
+      ? `ok    ${target}  (${results.records.length} runs, faults ${classes.join(",")}): every invariant held`
+      : `FAIL  ${target}  (failed in ${failedRuns.length} of ${results.records.length} runs: ${runListText(failedRuns)}; faults ${classes.join(",")})`,
+  );
+  output.out(`${results.records.length - failedRuns.length} passed, ${failedRuns.length} failed`);
+  return finishCampaign(results, campaign.reportDir, output);
+}
+
+/** The end of every campaign: its reports (with --report-dir), runs/s, the campaign's trace hash last; 1 when a run failed. */
+async function finishCampaign(results: CampaignResults, reportDir: string | undefined, output: CliOutput): Promise<number> {
+  if (reportDir !== undefined) output.out(`reports: ${(await writeCampaignReports(reportDir, results, { env: process.env })).join(", ")}`);
+  output.out(campaignRateLine(results));
+  output.out(`trace-hash: ${campaignTraceHash(results.records)}`);
+  return results.records.some((record) => record.verdict === "failed") ? 1 : 0;
+}
+
+// `fuzz --target store --replay PATH`: one session, the failed run's seed and path.
+async function replayStore(seed: number, property: string | undefined, replayPath: string, output: CliOutput): Promise<number> {
+  if (property === undefined) throw new UsageError("--replay needs --property");
+  output.out(`fuzzing store: seed ${seed}, replaying ${property} at ${replayPath}`);
+  const result = await runStoreFuzz({ seed, runs: 1, property, replayPath, onOutcome: (outcome) => formatOutcome(seed, outcome).forEach((line) => output.out(line)) });
+  const failed = result.outcomes.filter((outcome) => !outcome.passed).length;
+  output.out(`${result.outcomes.length - failed} passed, ${failed} failed`);
+  output.out(`trace-hash: ${result.traceHash}`);
+  return failed === 0 ? 0 : 1;
+}
+
+// `fuzz --target leader-election|node-eviction --replay PATH`: one session, the failed run's seed and path.
+async function replayControlPlane(target: "leader-election" | "node-eviction", seed: number, classes: FaultClass[], replayPath: string, output: CliOutput): Promise<number> {
+  output.out(`fuzzing ${target}: seed ${seed}, replaying ${replayPath}, faults ${classes.join(",")}`);
+  const outcome = await runControlPlaneFuzz({ target, seed, runs: 1, classes, replayPath });
+  formatFuzzOutcome(outcome).forEach((line) => output.out(line));
+  output.out(outcome.failure === undefined ? "1 passed, 0 failed" : "0 passed, 1 failed");
+  output.out(`trace-hash: ${outcome.traceHash}`);
+  return outcome.failure === undefined ? 0 : 1;
+}
+
+function faultClasses(faults: string | undefined): FaultClass[] {
   let classes: FaultClass[];
   try {
     classes = faults === undefined ? [...DEFAULT_FAULT_CLASSES] : parseFaultClasses(faults);
@@ -111,12 +275,7 @@ async function fuzzControlPlane(
     throw new UsageError((error as Error).message);
   }
   if (classes.length === 0) throw new UsageError("--faults names no fault class");
-  output.out(`fuzzing ${target}: seed ${seed}, ${runs} runs, faults ${classes.join(",")}`);
-  const outcome = await runControlPlaneFuzz({ target, seed, runs, classes, ...(replayPath !== undefined && { replayPath }) });
-  formatFuzzOutcome(outcome).forEach((line) => output.out(line));
-  output.out(outcome.failure === undefined ? "1 passed, 0 failed" : "0 passed, 1 failed");
-  output.out(`trace-hash: ${outcome.traceHash}`);
-  return outcome.failure === undefined ? 0 : 1;
+  return classes;
 }
 
 // `fuzz --target http`: the session (conformance/fuzz-http/) and its report.

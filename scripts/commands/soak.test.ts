@@ -8,7 +8,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runSeed } from "../../conformance/campaign/campaign.ts";
 import { startEmbeddedSoakServer } from "../../conformance/soak/embedded-soak-server.ts";
+import { readCampaignResults } from "../../reports/campaign-results-file.ts";
 import { historyInvariants } from "../../spec/invariants-history.ts";
 import { main } from "../cli.ts";
 
@@ -36,7 +38,7 @@ describe("orb-harness soak: usage", () => {
     expect(code).toBe(0);
     const help = out.join("\n");
     expect(help).toMatch(/^usage: orb-harness soak \[target\] \[--duration 60s\]/);
-    for (const flag of ["--server URL", "--kubeconfig PATH", "--kube-assets [DIR] [--kube-profile default|fast-expiry]", "--defect NAME", "--writers N", "--watchers N", "--readers N", "--keys N", "--seed S", "--request-timeout D", "--check FILE", "--report-dir DIR"]) {
+    for (const flag of ["--server URL", "--kubeconfig PATH", "--kube-assets [DIR] [--kube-profile default|fast-expiry]", "--defect NAME", "--writers N", "--watchers N", "--readers N", "--keys N", "--seed S", "--request-timeout D", "--check FILE", "--report-dir DIR", "--runs N", "--shard I/N"]) {
       expect(help).toContain(flag);
     }
     expect(help).toContain("history.json, results.json, junit.xml, soak.md, timeline.html");
@@ -51,7 +53,11 @@ describe("orb-harness soak: usage", () => {
     [["--readers", "-1"], /--readers must be at least 0, got -1/],
     [["--keys", "0"], /--keys must be at least 1, got 0/],
     [["--keys", "5000"], /--keys must be at most 1000, got 5000/],
-    [["--seed", "-3"], /--seed must be a non-negative integer, got -3/],
+    [["--seed", "4294967296"], /--seed must be a 32-bit integer, got 4294967296/],
+    [["--runs", "0"], /--runs must be at least 1, got 0/],
+    [["--shard", "2/4"], /--shard needs --seed/],
+    [["--shard", "5/4", "--seed", "1"], /--shard must be I\/N with 1 ≤ I ≤ N/],
+    [["--check", "history.json", "--runs", "2"], /--runs does not go with --check/],
     [["--seed", "x"], /flag --seed takes an integer, got "x"/],
     [["--defect", "resumed-watch-drops-first"], /unknown defect "resumed-watch-drops-first"; did you mean "resumed-watch-drops-first-event"\?/],
     [["--defect", "dry-run-persists", "--server", "https://127.0.0.1:1"], /--defect plants a bug in the embedded server; it does not go with --server/],
@@ -142,6 +148,29 @@ describe("orb-harness soak against the embedded server", () => {
     expect(verdictLines(again.text).length).toBe(historyInvariants.length);
     expect(existsSync(join(dir, "recheck", "history.json"))).toBe(false);
     expect(JSON.parse(readFileSync(join(dir, "recheck", "results.json"), "utf8"))).toMatchObject({ source: "check", seed: 90 });
+  });
+});
+
+describe("orb-harness soak --runs N --shard I/N: a campaign", () => {
+  it("makes only the shard's runs, each seeded from the campaign seed and its index, reported per run and as a campaign", async () => {
+    const reportDir = join(dir, "campaign");
+    const run = await soak("--duration", "1s", "--seed", "90", "--keys", "8", "--runs", "3", "--shard", "2/3", "--report-dir", reportDir);
+    expect(run.code, run.text).toBe(0);
+    const seed = runSeed(90, 1);
+    expect(run.out[0]).toBe("soak campaign: seed 90, 3 runs, shard 2/3: 1 of 3 runs; each 1 s, 4 writers, 4 watchers, 2 readers, 8 keys");
+    expect(run.out).toContain(`run 1 of 3: seed ${seed}`);
+    expect(run.text).not.toMatch(/^run [02] of 3/m);
+    expect(run.out.at(-3)).toMatch(/^reports: .*results\.json, .*junit\.xml, .*summary\.md, .*report\.html$/);
+    expect(run.out.at(-2)).toMatch(/^1 runs in \d+\.\d s \(\d+\.\d+ runs\/s\)$/);
+    expect(run.out.at(-1)).toMatch(/^trace-hash: [0-9a-f]{64}$/);
+    // The run's own reports, as a single soak writes them, with a replay of that one run.
+    const runResults = JSON.parse(readFileSync(join(reportDir, "run-1", "results.json"), "utf8"));
+    expect(runResults).toMatchObject({ kind: "soak", seed, violations: 0, replayCommand: `npx tsx scripts/cli.ts soak --seed ${seed} --duration 1s --keys 8` });
+    const campaign = await readCampaignResults(reportDir);
+    expect(campaign).toMatchObject({ command: "soak", target: "embedded", campaignSeed: 90, runs: 3, shard: { index: 2, count: 3 } });
+    expect(campaign.options).toBe("--duration 1000ms --writers 4 --watchers 4 --readers 2 --keys 8 --request-timeout 10000ms");
+    expect(campaign.records.map((record) => [record.run, record.seed, record.verdict])).toEqual([[1, seed, "passed"]]);
+    expect(campaign.records[0]!.traceHash).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 

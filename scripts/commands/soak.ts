@@ -1,6 +1,9 @@
 /** `orb-harness soak`: a seeded concurrent workload against any server, its recorded history checked (wiring only). */
-import { randomInt } from "node:crypto";
+import { createHash, randomInt } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { campaignTraceHash, parseShard, type Shard } from "../../conformance/campaign/campaign.ts";
+import { runCampaign } from "../../conformance/campaign/run-campaign.ts";
 import { HARNESS_VERSION } from "../../conformance/run-conformance.ts";
 import { ControlPlaneError } from "../../conformance/control-plane/kube-assets.ts";
 import { runSoak, type SoakRun } from "../../conformance/soak/run-soak.ts";
@@ -14,6 +17,8 @@ import type { DefectName } from "../../sim/apiserver/defects.ts";
 import type { ApiHistory, Operation } from "../../sim/history/api-history.ts";
 import { checkHistory } from "../../sim/history/check-history.ts";
 import { historyInvariants } from "../../spec/invariants-history.ts";
+import { CAMPAIGN_REPORT_FILES, writeCampaignReports } from "../../reports/campaign-reports.ts";
+import { campaignCountLine, campaignRateLine, shardScopeText } from "../../reports/campaign-text.ts";
 import { DEFAULT_SOAK_REPORT_DIR, SOAK_REPORT_FILES, writeSoakReports } from "../../reports/soak-reports.ts";
 import { soakReplayCommand, SOAK_REPLAY_PREFIX } from "../../reports/soak-replay-command.ts";
 import { invariantResults, SOAK_RESULTS_SCHEMA_VERSION, type SoakResults } from "../../reports/soak-results.ts";
@@ -31,7 +36,7 @@ const MAX_KEYS = 1000;
 /** Exit code of a run stopped by Ctrl-C: 128 + SIGINT, as shells report it. */
 const INTERRUPTED_EXIT = 130;
 /** Flags that shape a workload or choose its target: a re-check of a saved history takes none of them. */
-const WORKLOAD_FLAGS = [...Object.keys(TARGET_FLAGS), "defect", "duration", "writers", "watchers", "readers", "keys", "seed", "request-timeout"];
+const WORKLOAD_FLAGS = [...Object.keys(TARGET_FLAGS), "defect", "duration", "writers", "watchers", "readers", "keys", "seed", "request-timeout", "runs", "shard"];
 const seconds = (ms: number) => `${ms / 1000} s`;
 
 /** The soak command. */
@@ -40,7 +45,7 @@ export const soakCommand: CliCommand = {
   summary: "a seeded concurrent workload (writers, watchers, readers) against any server; its recorded history checked against doc 1's rules",
   usage: [
     "usage: orb-harness soak [target] [--duration 60s] [--writers N] [--watchers N] [--readers N] [--keys N] [--seed S]",
-    "                        [--request-timeout 10s] [--report-dir DIR]",
+    "                        [--request-timeout 10s] [--runs N] [--shard I/N] [--report-dir DIR]",
     "       orb-harness soak --check history.json [--report-dir DIR]",
     "",
     "A seeded concurrent workload in a namespace of its own (created first, deleted at the end, also on Ctrl-C;",
@@ -72,11 +77,18 @@ export const soakCommand: CliCommand = {
     "  --seed S              seeds every choice of every client (default: a random one, printed); timing stays real",
     `  --request-timeout D   a request unanswered this long is given up, its outcome uncertain (default ${DEFAULT_REQUEST_TIMEOUT})`,
     "",
+    "campaign (with either flag):",
+    "  --runs N              N soaks one after another against the same target, run r seeded from --seed and r",
+    "                        alone (default 1); each run's reports go into DIR/run-<r>/, and DIR gets the campaign's",
+    `                        ${Object.values(CAMPAIGN_REPORT_FILES).join(", ")} (for \`orb-harness report merge\`)`,
+    "  --shard I/N           make only shard I of N of the campaign: the runs r with r % N = I - 1 (needs --seed)",
+    "",
     "  --check FILE          no workload: check a history.json an earlier run wrote, and report",
     `  --report-dir DIR      where to write ${Object.values(SOAK_REPORT_FILES).join(", ")} (default ${DEFAULT_SOAK_REPORT_DIR})`,
     "",
     "Prints progress every 5 s, then operations/s, counts by kind and one line per invariant; for each violation",
     "the rule, the witness (operations and events with their clients and times), the seed and a replay command.",
+    "A campaign prints each run so, then the counts and `N runs in T s (R runs/s)`.",
     "Exit 0 when every invariant held, 1 on a violation, 2 for usage or connection errors, 130 when interrupted",
     "(Ctrl-C: the namespace is deleted, what was recorded is checked and reported; a second Ctrl-C quits at once).",
   ].join("\n"),
@@ -92,6 +104,8 @@ export const soakCommand: CliCommand = {
       keys: "integer",
       seed: "integer",
       "request-timeout": "string",
+      runs: "integer",
+      shard: "string",
       check: "string",
       "report-dir": "string",
     });
@@ -110,7 +124,10 @@ export const soakCommand: CliCommand = {
     }
     const settings = soakSettings(flags);
     const choice = soakTargetChoice(flags, plantedDefects(requestedDefects));
-    return soak(settings, choice, { args: givenArgs, reportDir, tokenFlag: flags.values.get("token") as string | undefined }, output);
+    const run = { args: givenArgs, reportDir, tokenFlag: flags.values.get("token") as string | undefined };
+    const campaign = soakCampaignFlags(flags);
+    if (campaign !== undefined) return soakCampaign(settings, choice, campaign, run, output);
+    return soak(settings, choice, run, output);
   },
 };
 
@@ -158,7 +175,7 @@ async function soak(settings: SoakSettings, choice: SoakTargetChoice, run: { arg
   }
   reportNamespace(result.namespace, output);
   const secrets = [...target.secrets, ...(run.tokenFlag === undefined ? [] : [run.tokenFlag])];
-  const code = await checkAndReport(
+  const { code } = await checkAndReport(
     result.history,
     { source: "run", startedAt, replayCommand: soakReplayCommand(run.args, settings.seed), workloadMs: result.workloadMs, serverVersion: target.serverVersion },
     run.reportDir,
@@ -184,17 +201,17 @@ async function recheck(file: string, reportDir: string, output: CliOutput): Prom
   }
   output.out(`checking ${file}: ${history.operations.length} operations of ${history.clients.length} clients against ${history.target} (seed ${history.seed}, namespace ${history.namespace})`);
   const replayCommand = [SOAK_REPLAY_PREFIX, "--check", shellQuote(file)].join(" ");
-  return checkAndReport(history, { source: "check", startedAt, replayCommand, workloadMs: history.endMs - history.startMs, serverVersion: "" }, reportDir, [], output);
+  return (await checkAndReport(history, { source: "check", startedAt, replayCommand, workloadMs: history.endMs - history.startMs, serverVersion: "" }, reportDir, [], output)).code;
 }
 
-/** Checks the history, prints figures, verdicts and violations, writes the reports; 0 when all held, else 1. */
+/** Checks the history, prints figures, verdicts and violations, writes the reports; code 0 when all held, else 1. */
 async function checkAndReport(
   history: ApiHistory,
   run: { readonly source: SoakResults["source"]; readonly startedAt: string; readonly replayCommand: string; readonly workloadMs: number; readonly serverVersion: string },
   reportDir: string,
   secrets: readonly string[],
   output: CliOutput,
-): Promise<number> {
+): Promise<{ readonly code: number; readonly results: SoakResults }> {
   const checking = performance.now();
   const verdicts = checkHistory(history);
   const checkMs = performance.now() - checking;
@@ -225,7 +242,7 @@ async function checkAndReport(
   const written = await writeSoakReports(reportDir, { results, history, verdicts, writeHistory: run.source === "run" }, { secrets, env: process.env });
   output.out(`reports: ${written.join(", ")}`);
   output.out(results.violations === 0 ? `soak: ${results.invariants.length} invariants held` : `soak: ${results.violations} of ${results.invariants.length} invariants violated (seed ${results.seed})`);
-  return results.violations === 0 ? 0 : 1;
+  return { code: results.violations === 0 ? 0 : 1, results };
 }
 
 function reportNamespace(namespace: SoakRun["namespace"], output: CliOutput): void {
@@ -242,7 +259,8 @@ function soakSettings(flags: ParsedFlags): SoakSettings {
     return value;
   };
   const seed = flags.values.get("seed") as number | undefined;
-  if (seed !== undefined && seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${seed}`);
+  // 32-bit, negative ones too: a campaign's run seeds (conformance/campaign) are, and a run's replay names its own.
+  if (seed !== undefined && seed !== (seed | 0)) throw new UsageError(`--seed must be a 32-bit integer, got ${seed}`);
   return {
     seed: seed ?? randomInt(1, 2 ** 31),
     durationMs: durationFlagMs((flags.values.get("duration") as string | undefined) ?? DEFAULT_DURATION, "duration"),
@@ -252,6 +270,133 @@ function soakSettings(flags: ParsedFlags): SoakSettings {
     keys: integer("keys", DEFAULT_SOAK_SETTINGS.keys, 1, MAX_KEYS),
     requestTimeoutMs: durationFlagMs((flags.values.get("request-timeout") as string | undefined) ?? DEFAULT_REQUEST_TIMEOUT, "request-timeout"),
   };
+}
+
+/** A campaign's size and shard, when --runs or --shard asks for one; undefined for a single soak. */
+function soakCampaignFlags(flags: ParsedFlags): { readonly runs: number; readonly shard: Shard | undefined } | undefined {
+  if (!flags.values.has("runs") && !flags.values.has("shard")) return undefined;
+  const runs = (flags.values.get("runs") as number | undefined) ?? 1;
+  if (runs < 1) throw new UsageError(`--runs must be at least 1, got ${runs}`);
+  const shardText = flags.values.get("shard") as string | undefined;
+  if (shardText === undefined) return { runs, shard: undefined };
+  // A random seed per machine would make shards of different campaigns.
+  if (!flags.values.has("seed")) throw new UsageError("--shard needs --seed: every shard of a campaign must be given the same campaign seed");
+  try {
+    return { runs, shard: parseShard(shardText) };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/**
+ * `soak --runs N [--shard I/N]`: the campaign's runs one after another against one target (a
+ * control plane is started once), each checked and reported into DIR/run-<r>/ as a single soak
+ * is, then the campaign's reports into DIR. A run's trace hash is the sha256 of its recorded
+ * history: real timing shapes a soak, so unlike a fuzz run's it differs between two runs of one
+ * seed. Ctrl-C stops the run under way (checked and reported, not recorded in the campaign) and
+ * the campaign with it.
+ */
+async function soakCampaign(
+  settings: SoakSettings,
+  choice: SoakTargetChoice,
+  campaign: { readonly runs: number; readonly shard: Shard | undefined },
+  run: { args: readonly string[]; reportDir: string; tokenFlag: string | undefined },
+  output: CliOutput,
+): Promise<number> {
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    output.err("interrupted: stopping the workload and deleting its namespace (Ctrl-C again to quit at once)");
+    interrupt.abort();
+    process.once("SIGINT", () => process.exit(INTERRUPTED_EXIT));
+  };
+  process.once("SIGINT", onSigint);
+  output.out(
+    `soak campaign: seed ${settings.seed}, ${campaign.runs} runs${shardScopeText(campaign.runs, campaign.shard)}; each ${seconds(settings.durationMs)}, ${settings.writers} writers, ${settings.watchers} watchers, ${settings.readers} readers, ${settings.keys} keys`,
+  );
+  const replayArgs = withoutCampaignFlags(run.args);
+  let target: SoakTarget;
+  let results;
+  try {
+    try {
+      target = await openSoakTarget(choice.kind === "kube-assets" ? { ...choice, onProgress: (line) => output.out(line), signal: interrupt.signal } : choice);
+    } catch (error) {
+      if (!(error instanceof TargetError || error instanceof ControlPlaneError)) throw error;
+      output.err(`orb-harness soak: ${error.message}`);
+      return interrupt.signal.aborted ? INTERRUPTED_EXIT : 2;
+    }
+    const opened = target;
+    const secrets = [...opened.secrets, ...(run.tokenFlag === undefined ? [] : [run.tokenFlag])];
+    try {
+      output.out(`target: ${opened.description}${opened.serverVersion === "" ? "" : `, ${opened.serverVersion}`}`);
+      const plan = {
+        command: "soak",
+        // What shards on other machines also name: never a port of this process's embedded server.
+        target: choice.kind === "embedded" ? "embedded" : choice.kind === "kube-assets" ? `kube-assets ${choice.profile}` : opened.url,
+        options: soakOptions(settings, choice),
+        campaignSeed: settings.seed,
+        runs: campaign.runs,
+        shard: campaign.shard,
+      };
+      results = await runCampaign(
+        plan,
+        async (index, seed) => {
+          output.out(`run ${index} of ${campaign.runs}: seed ${seed}`);
+          const startedAt = new Date().toISOString();
+          const soaked = await runSoak({ settings: { ...settings, seed }, target: opened, signal: interrupt.signal, onNamespace: (namespace) => output.out(`namespace ${namespace}`), onProgress: (line) => output.out(line) });
+          reportNamespace(soaked.namespace, output);
+          const checked = await checkAndReport(
+            soaked.history,
+            { source: "run", startedAt, replayCommand: soakReplayCommand(replayArgs, seed), workloadMs: soaked.workloadMs, serverVersion: opened.serverVersion },
+            join(run.reportDir, `run-${index}`),
+            secrets,
+            output,
+          );
+          if (soaked.interrupted) return undefined;
+          const violated = checked.results.invariants.filter((invariant) => !invariant.held);
+          return {
+            verdict: violated.length === 0 ? "passed" : "failed",
+            traceHash: createHash("sha256").update(JSON.stringify(soaked.history)).digest("hex"),
+            ...(violated.length > 0 && { summary: violated.map((invariant) => `${invariant.id}: ${invariant.witness?.explanation ?? invariant.rule}`).join("\n"), replayCommand: checked.results.replayCommand }),
+          };
+        },
+        { signal: interrupt.signal },
+      );
+    } catch (error) {
+      if (!(error instanceof SoakNamespaceError)) throw error;
+      output.err(`orb-harness soak: ${error.message}`);
+      return 2;
+    } finally {
+      await opened.close();
+    }
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+  }
+  output.out(`campaign: ${campaignCountLine(results)}`);
+  output.out(`reports: ${(await writeCampaignReports(run.reportDir, results, { env: process.env })).join(", ")}`);
+  output.out(campaignRateLine(results));
+  output.out(`trace-hash: ${campaignTraceHash(results.records)}`);
+  if (interrupt.signal.aborted) {
+    output.err(`interrupted: ${results.records.length} runs of ${campaign.runs} made; exit ${INTERRUPTED_EXIT}`);
+    return INTERRUPTED_EXIT;
+  }
+  return results.records.some((record) => record.verdict === "failed") ? 1 : 0;
+}
+
+/** The workload settings every run of a campaign shares (what `report merge` compares), in one canonical string. */
+function soakOptions(settings: SoakSettings, choice: SoakTargetChoice): string {
+  const defects = choice.kind === "embedded" ? [...(choice.defects ?? [])].sort().map((defect) => ` --defect ${defect}`).join("") : "";
+  return `--duration ${settings.durationMs}ms --writers ${settings.writers} --watchers ${settings.watchers} --readers ${settings.readers} --keys ${settings.keys} --request-timeout ${settings.requestTimeoutMs}ms${defects}`;
+}
+
+/** The arguments without --runs and --shard: a run's replay command is one soak with the run's seed. */
+function withoutCampaignFlags(args: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const name = /^--(runs|shard)(=|$)/.exec(args[index]!);
+    if (name === null) kept.push(args[index]!);
+    else if (name[2] === "") index++;
+  }
+  return kept;
 }
 
 /** The target the flags choose (as the conformance command reads them), with the defects the embedded server plants. */

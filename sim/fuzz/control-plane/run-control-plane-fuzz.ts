@@ -5,6 +5,10 @@
  * printed with two replay commands: the fast-check path, and the `simulate` run of the minimal
  * case (which writes the report explaining it). Every run's trace hash goes into one session
  * trace, so same seed and runs ⇒ same session hash.
+ *
+ * The CLI runs campaigns (conformance/campaign/): each run of a campaign is one session of one
+ * fast-check run with the run's own seed (`controlPlaneCampaignRun`), shrunk on failure, so runs
+ * are independent and a failure replays from the run's seed and its path.
  */
 import fc from "fast-check";
 import { Trace } from "../../kernel/trace.ts";
@@ -89,6 +93,23 @@ export async function runControlPlaneFuzz(options: ControlPlaneFuzzOptions): Pro
   return { ...base, failure, traceHash: trace.hash() };
 }
 
+/** One run of a campaign: one generated case with the run's seed (shrunk if it fails). */
+export function controlPlaneCampaignRun(options: Omit<ControlPlaneFuzzOptions, "runs" | "replayPath">): Promise<ControlPlaneFuzzOutcome> {
+  return runControlPlaneFuzz({ ...options, runs: 1 });
+}
+
+/** A campaign run's verdict from its session: the violations, the minimal schedule and both replay commands. */
+export function controlPlaneRunVerdict(outcome: ControlPlaneFuzzOutcome): { verdict: "passed" | "failed"; traceHash: string; summary?: string; replayCommand?: string } {
+  const { failure } = outcome;
+  if (failure === undefined) return { verdict: "passed", traceHash: outcome.traceHash };
+  const summary = [
+    `violated ${failure.violations.map((verdict) => verdict.id).join(", ")}; minimal fault schedule: ${formatFaultSpec(failure.fuzzCase.faults)} (scenario seed ${failure.fuzzCase.seed}, shrunk ${failure.shrinks} times)`,
+    ...failure.violations.map((verdict) => `witness: ${verdict.witness?.explanation ?? ""}`),
+    `report: ${simulateReplayCommand(outcome)}`,
+  ];
+  return { verdict: "failed", traceHash: outcome.traceHash, summary: summary.join("\n"), replayCommand: fuzzReplayCommand(outcome) };
+}
+
 /** The command that replays the failure through fast-check. */
 export function fuzzReplayCommand(outcome: ControlPlaneFuzzOutcome): string {
   return `npx tsx scripts/cli.ts fuzz --target ${outcome.target} --faults ${outcome.classes.join(",")} --seed ${outcome.seed} --replay '${outcome.failure?.replayPath ?? ""}'`;
@@ -108,12 +129,12 @@ export function simulateReplayCommand(outcome: ControlPlaneFuzzOutcome): string 
   ].join(" ");
 }
 
-/** Human-readable lines for the outcome. */
-export function formatFuzzOutcome(outcome: ControlPlaneFuzzOutcome): string[] {
+/** Human-readable lines for the outcome; `run` names the campaign run it failed in. */
+export function formatFuzzOutcome(outcome: ControlPlaneFuzzOutcome, run?: number): string[] {
   const { failure } = outcome;
   if (failure === undefined) return [`ok    ${outcome.target}  (${outcome.runs} runs, faults ${outcome.classes.join(",")}): every invariant held`];
   const lines = [
-    `FAIL  ${outcome.target}  (failed after ${outcome.runs} runs, shrunk ${failure.shrinks} times; seed ${outcome.seed})`,
+    `FAIL  ${outcome.target}  (${run === undefined ? `failed after ${outcome.runs} runs` : `run ${run}`}, shrunk ${failure.shrinks} times; seed ${outcome.seed})`,
     `      minimal fault schedule: ${formatFaultSpec(failure.fuzzCase.faults)}  (scenario seed ${failure.fuzzCase.seed})`,
   ];
   for (const verdict of failure.violations) {

@@ -2,6 +2,11 @@
  * Runs the store properties with fast-check under one seed: the engine behind
  * `orb-harness fuzz --target store` and the property tests. Every command of every run goes into
  * one Trace, so its hash identifies the whole fuzz session (same seed and runs ⇒ same hash).
+ *
+ * `fuzz --target store` runs campaigns (conformance/campaign/): each run of a campaign is one
+ * session of one fast-check run per property with the run's own seed (`storeCampaignRun`), so
+ * runs are independent of each other and a shard on another machine makes the same ones; a
+ * failure replays from the run's seed and its path alone.
  */
 import fc from "fast-check";
 import { Trace } from "../../kernel/trace.ts";
@@ -111,16 +116,37 @@ function splitReplayPath(replayPath: string | undefined): [string | undefined, s
   return [replayPath.slice(0, at), commandsReplayPath === "" ? undefined : commandsReplayPath];
 }
 
+/** One run of a campaign: every property (or the one asked for) once, with the run's seed. */
+export function storeCampaignRun(seed: number, options: Pick<StoreFuzzOptions, "property" | "makeStore" | "onOutcome"> = {}): Promise<StoreFuzzResult> {
+  return runStoreFuzz({ ...options, seed, runs: 1 });
+}
+
+/**
+ * A campaign run's verdict from its session: failed when a property failed, with a summary (each
+ * failed property and its violation, the others' replay commands) and the first failure's replay.
+ */
+export function storeRunVerdict(result: StoreFuzzResult): { verdict: "passed" | "failed"; traceHash: string; summary?: string; replayCommand?: string } {
+  const failed = result.outcomes.filter((outcome) => !outcome.passed);
+  const [first] = failed;
+  if (first === undefined) return { verdict: "passed", traceHash: result.traceHash };
+  const summary = failed.flatMap((outcome) => [
+    `${outcome.id}: ${outcome.error ?? "failed"}`,
+    `counterexample: ${outcome.counterexample ?? ""}`,
+    ...(outcome === first ? [] : [`replay: ${replayCommand(result.seed, outcome)}`]),
+  ]);
+  return { verdict: "failed", traceHash: result.traceHash, summary: summary.join("\n"), replayCommand: replayCommand(result.seed, first) };
+}
+
 /** The command that replays a failed property exactly. */
 export function replayCommand(seed: number, outcome: PropertyOutcome): string {
   return `npx tsx scripts/cli.ts fuzz --target store --seed ${seed} --property ${outcome.id} --replay '${outcome.replayPath ?? ""}'`;
 }
 
-/** Human-readable lines for one property's outcome. */
-export function formatOutcome(seed: number, outcome: PropertyOutcome): string[] {
+/** Human-readable lines for one property's outcome; `run` names the campaign run it failed in. */
+export function formatOutcome(seed: number, outcome: PropertyOutcome, run?: number): string[] {
   if (outcome.passed) return [`ok    ${outcome.id}  (${outcome.runs} runs)`];
   return [
-    `FAIL  ${outcome.id}  (failed after ${outcome.runs} runs; seed ${seed})`,
+    `FAIL  ${outcome.id}  (${run === undefined ? `failed after ${outcome.runs} runs` : `run ${run}`}; seed ${seed})`,
     `      rule: ${outcome.rule}`,
     `      violation: ${outcome.error}`,
     `      counterexample: ${outcome.counterexample}`,
