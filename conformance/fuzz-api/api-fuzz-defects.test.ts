@@ -12,12 +12,6 @@ import { failureSummary, runApiFuzz } from "./run-api-fuzz.ts";
 const CAMPAIGN_SEED = 7;
 const RUNS = 200;
 
-/**
- * Not found yet: both need a step sent together with a write to land inside a window of a few
- * virtual milliseconds (a resumed watch's 20 ms join, a first page's 2 ms token) and then a later
- * event or page that shows it; 200 runs of the generator do not make that often enough.
- */
-const NOT_FOUND_YET: ReadonlySet<string> = new Set(["resumed-watch-skips-concurrent-writes", "paged-list-mixes-snapshots"]);
 
 describe("fuzz --target api on the embedded server", () => {
   it(`finds nothing in ${RUNS} runs without a defect`, async () => {
@@ -28,10 +22,6 @@ describe("fuzz --target api on the embedded server", () => {
   });
 
   for (const defect of defects) {
-    if (NOT_FOUND_YET.has(defect.name)) {
-      it.skip(`finds ${defect.name}: skipped, not found within ${RUNS} runs yet (its window is a few virtual ms, see NOT_FOUND_YET)`, () => undefined);
-      continue;
-    }
     it(`finds ${defect.name} within ${RUNS} runs, shrunk to at most 8 operations`, async () => {
       const target = await openApiFuzzTarget({ kind: "embedded", defects: new Set([defect.name]) });
       const { failures } = await runApiFuzz({ target, campaignSeed: CAMPAIGN_SEED, runs: RUNS, untilFailure: true, replayCommand: () => "" });

@@ -41,15 +41,35 @@ function readStep(shape: ProgramShape, together = false): fc.Arbitrary<ApiStep> 
     { weight: 2, arbitrary: fc.record({ op: fc.constant("get" as const), client, key, version: fc.constantFrom("most-recent", "any" as const), representation }) },
     {
       weight: 3,
-      arbitrary: fc.record({ op: fc.constant("list" as const), client, selected: fc.boolean(), limit: fc.option(fc.integer({ min: 1, max: 2 }), { nil: undefined }), version, representation, pausePagesMs: pauses }),
+      arbitrary: fc.record({
+        op: fc.constant("list" as const),
+        client,
+        selected: fc.boolean(),
+        // Among steps sent together, mostly paged: a write landing between pages is the race to find.
+        limit: together ? fc.option(fc.integer({ min: 1, max: 2 }), { nil: undefined, freq: 4 }) : fc.option(fc.integer({ min: 1, max: 2 }), { nil: undefined }),
+        version: together ? fc.constant("most-recent" as const) : version,
+        representation: together ? fc.constant("json" as const) : representation,
+        pausePagesMs: pauses,
+      }),
     },
-    { weight: 3, arbitrary: fc.record({ op: fc.constant("watch" as const), client, selected: fc.boolean(), start: fc.constantFrom("now", "any", "remembered-list", "remembered-watch" as const), bookmarks: fc.boolean() }) },
-    // Not among steps sent together: they stop watches and read a page at a time.
-    { weight: together ? 0 : 1, arbitrary: fc.record({ op: fc.constant("stop-watch" as const), client }) },
-    { weight: together ? 0 : 2, arbitrary: fc.record({ op: fc.constant("first-page" as const), client, selected: fc.boolean(), limit: fc.integer({ min: 1, max: 2 }), version }) },
     {
-      weight: together ? 0 : 3,
-      arbitrary: fc.record({ op: fc.constant("next-page" as const), client, waitMs: shape.virtualTime ? fc.constantFrom(0, 0, EXPIRY_WAIT_MS) : fc.constant(0) }),
+      weight: 3,
+      arbitrary: fc.record({
+        op: fc.constant("watch" as const),
+        client,
+        selected: fc.boolean(),
+        // Among steps sent together, mostly resumed: a write landing while a resumed watch opens is the race to find.
+        start: together ? fc.constantFrom("remembered-list", "remembered-watch", "remembered-list", "now" as const) : fc.constantFrom("now", "any", "remembered-list", "remembered-watch" as const),
+        bookmarks: fc.boolean(),
+      }),
+    },
+    // Not among steps sent together: they stop watches and read a page at a time. A page of one item
+    // from the latest state, mostly: the namespace holds few objects, and a list at "any" is not paged.
+    { weight: together ? 0 : 1, arbitrary: fc.record({ op: fc.constant("stop-watch" as const), client }) },
+    { weight: together ? 0 : 3, arbitrary: fc.record({ op: fc.constant("first-page" as const), client, selected: weighted(0.2), limit: fc.constant(1), version: fc.constantFrom("most-recent", "most-recent", "exact-remembered", "not-older-than-remembered" as const) }) },
+    {
+      weight: together ? 0 : 4,
+      arbitrary: fc.record({ op: fc.constant("next-page" as const), client, waitMs: shape.virtualTime ? fc.constantFrom(0, EXPIRY_WAIT_MS) : fc.constant(0) }),
     },
   );
 }
@@ -60,15 +80,18 @@ function readStep(shape: ProgramShape, together = false): fc.Arbitrary<ApiStep> 
  */
 function together(shape: ProgramShape): fc.Arbitrary<ApiStep> {
   return fc
-    .array(fc.oneof({ weight: 3, arbitrary: writeOn(fc.constant(FUZZ_KEYS[0])) }, { weight: 1, arbitrary: readStep(shape, true) }), { minLength: 2, maxLength: 4 })
+    .array(
+      fc.tuple(fc.oneof({ weight: 3, arbitrary: writeOn(fc.constant(FUZZ_KEYS[0])) }, { weight: 2, arbitrary: readStep(shape, true) }), fc.constantFrom(0, 0, 1, 5)),
+      { minLength: 2, maxLength: 4 },
+    )
     .map((members) => {
       let writes = 0;
-      const steps = members.flatMap((member): ApiStep[] => {
-        if (member.op !== "create" && member.op !== "update" && member.op !== "patch" && member.op !== "delete") return [member];
+      const kept = members.flatMap(([member, lagMs]): [ApiStep, number][] => {
+        if (member.op !== "create" && member.op !== "update" && member.op !== "patch" && member.op !== "delete") return [[member, lagMs]];
         const key = FUZZ_KEYS[writes++];
-        return key === undefined ? [] : [{ ...member, key }];
+        return key === undefined ? [] : [[{ ...member, key }, lagMs]];
       });
-      return { op: "together", steps } satisfies ApiStep;
+      return { op: "together", steps: kept.map(([member]) => member), lagsMs: kept.map(([, lagMs]) => lagMs) } satisfies ApiStep;
     });
 }
 
@@ -78,7 +101,7 @@ function step(shape: ProgramShape): fc.Arbitrary<ApiStep> {
     { weight: 6, arbitrary: writeOn(key) },
     { weight: 6, arbitrary: readStep(shape) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant("release" as const), client, key }) },
-    { weight: 3, arbitrary: together(shape) },
+    { weight: 5, arbitrary: together(shape) },
     { weight: 1, arbitrary: fc.constant({ op: "readyz" as const }) },
   ];
   if (shape.virtualTime) steps.push({ weight: 2, arbitrary: fc.record({ op: fc.constant("advance" as const), ms: fc.constantFrom(1, 1_500, EXPIRY_WAIT_MS) }) });

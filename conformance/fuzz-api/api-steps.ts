@@ -48,7 +48,12 @@ export type ApiStep =
   | { readonly op: "stop-watch"; readonly client: number }
   | { readonly op: "advance"; readonly ms: number }
   | { readonly op: "readyz" }
-  | { readonly op: "together"; readonly steps: readonly ApiStep[] };
+  | {
+      readonly op: "together";
+      readonly steps: readonly ApiStep[];
+      /** When each member is sent, in ms after the first (0: at once): a write may land while another member is under way. */
+      readonly lagsMs: readonly number[];
+    };
 
 /** A step in one line, as the shrunk program prints it. */
 export function describeStep(step: ApiStep): string {
@@ -86,7 +91,7 @@ export function describeStep(step: ApiStep): string {
     case "readyz":
       return "GET /readyz?verbose";
     case "together":
-      return `at once: ${step.steps.map(describeStep).join(" | ")}`;
+      return `at once: ${step.steps.map((member, index) => `${describeStep(member)}${(step.lagsMs[index] ?? 0) > 0 ? ` (+${step.lagsMs[index]} ms)` : ""}`).join(" | ")}`;
   }
 }
 

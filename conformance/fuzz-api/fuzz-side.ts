@@ -345,6 +345,28 @@ export class FuzzSide {
     return { query, resourceVersion, match };
   }
 
+  /** The list a watch starts from when its client has none: recorded, and left out of the client's memory. */
+  private async listForWatch(client: number, selected: boolean): Promise<{ version: string | undefined; operation: number | undefined }> {
+    const { query } = this.listQuery(client, selected, undefined, "most-recent");
+    const begun = this.recorder?.begin();
+    const read = await this.readPage(query, undefined);
+    if (begun !== undefined) {
+      this.recorder!.record({
+        kind: "list",
+        id: begun.id,
+        client: `c${client}`,
+        startMs: begun.startMs,
+        endMs: this.recordedNow(),
+        labelSelector: selected ? SELECTED_SELECTOR : undefined,
+        resourceVersion: undefined,
+        resourceVersionMatch: undefined,
+        limit: undefined,
+        pages: [read.recorded],
+      });
+    }
+    return { version: read.version, operation: begun?.id };
+  }
+
   /** Reads one page: `token` undefined for the first. */
   private async readPage(query: URLSearchParams, token: string | undefined): Promise<{ page: SeenPage; recorded: ListPage; next: string | undefined; version: string | undefined }> {
     const pageQuery = new URLSearchParams(query);
@@ -400,9 +422,11 @@ export class FuzzSide {
     const query = new URLSearchParams({ watch: "1" });
     if (step.selected) query.set("labelSelector", SELECTED_SELECTOR);
     if (step.bookmarks) query.set("allowWatchBookmarks", "true");
-    const resumed = step.start === "remembered-list" ? memory.listVersion : step.start === "remembered-watch" ? memory.watchVersion : undefined;
+    // A client with no list to resume from lists first, as an informer starts (a reflector's list, then watch).
+    const listed = step.start === "remembered-list" && memory.listVersion === undefined ? await this.listForWatch(step.client, step.selected) : undefined;
+    const resumed = step.start === "remembered-list" ? (listed?.version ?? memory.listVersion) : step.start === "remembered-watch" ? memory.watchVersion : undefined;
     // The checkers place a version foreign to the namespace by the list or watch it came from.
-    const from = step.start === "remembered-list" ? memory.listOperation : step.start === "remembered-watch" ? memory.watchOperation : undefined;
+    const from = step.start === "remembered-list" ? (listed !== undefined ? listed.operation : memory.listOperation) : step.start === "remembered-watch" ? memory.watchOperation : undefined;
     const resumes = resumed === undefined || from === undefined ? undefined : { kind: step.start === "remembered-list" ? ("list" as const) : ("watch" as const), operation: from };
     const resourceVersion = step.start === "any" ? "0" : resumed;
     if (resourceVersion !== undefined) query.set("resourceVersion", resourceVersion);

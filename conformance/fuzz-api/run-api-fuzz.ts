@@ -150,7 +150,8 @@ function* smallerPrograms(program: readonly ApiStep[]): Generator<ApiStep[]> {
     if (step.op !== "together") continue;
     for (let member = 0; member < step.steps.length; member++) {
       const rest = [...step.steps.slice(0, member), ...step.steps.slice(member + 1)];
-      const replaced: ApiStep[] = rest.length === 1 ? [rest[0]!] : [{ op: "together", steps: rest }];
+      const lagsMs = [...step.lagsMs.slice(0, member), ...step.lagsMs.slice(member + 1)];
+      const replaced: ApiStep[] = rest.length === 1 ? [rest[0]!] : [{ op: "together", steps: rest, lagsMs }];
       yield [...program.slice(0, index), ...replaced, ...program.slice(index + 1)];
     }
   }

@@ -133,7 +133,13 @@ async function runBoth(step: ApiStep, index: number, model: FuzzSide, target: Fu
     return { modelSaw: [{ observation: await model.run(step, value), compared: true }], targetSaw: [{ observation: await target.run(step, value), compared: true }] };
   }
   const runGroup = async (side: FuzzSide): Promise<Seen[]> => {
-    const observations = await Promise.all(step.steps.map((member, at) => side.run(member as Exclude<ApiStep, { op: "together" }>, `g${index}.${at}`, true)));
+    const observations = await Promise.all(
+      step.steps.map(async (member, at) => {
+        const lagMs = step.lagsMs[at] ?? 0;
+        if (lagMs > 0) await side.server.pause(lagMs);
+        return side.run(member as Exclude<ApiStep, { op: "together" }>, `g${index}.${at}`, true);
+      }),
+    );
     // Writes on distinct keys have one outcome whatever the order; reads depend on it.
     return observations.map((observation, at) => ({ observation, compared: isWrite(step.steps[at]!) }));
   };
