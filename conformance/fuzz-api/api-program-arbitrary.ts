@@ -38,9 +38,9 @@ const version = fc.constantFrom("most-recent", "any", "exact-remembered", "not-o
 function readStep(shape: ProgramShape, together = false): fc.Arbitrary<ApiStep> {
   const pauses = shape.virtualTime && !together ? fc.constantFrom(0, 0, 2, EXPIRY_WAIT_MS) : shape.virtualTime ? fc.constantFrom(0, 2) : fc.constant(0);
   return fc.oneof(
-    { weight: 2, arbitrary: fc.record({ op: fc.constant("get" as const), client, key, version: fc.constantFrom("most-recent", "any" as const), representation }) },
+    { weight: together ? 1 : 2, arbitrary: fc.record({ op: fc.constant("get" as const), client, key, version: fc.constantFrom("most-recent", "any" as const), representation }) },
     {
-      weight: 3,
+      weight: together ? 4 : 3,
       arbitrary: fc.record({
         op: fc.constant("list" as const),
         client,
@@ -75,14 +75,14 @@ function readStep(shape: ProgramShape, together = false): fc.Arbitrary<ApiStep> 
 }
 
 /**
- * Two to four steps sent at once: writes (each on a key of its own, in order k0, k1, k2: a fourth
+ * Two to five steps sent at once: writes (each on a key of its own, in order k0, k1, k2: a fourth
  * write is dropped), reads, watches. An array, not a tuple, so that shrinking drops members.
  */
 function together(shape: ProgramShape): fc.Arbitrary<ApiStep> {
   return fc
     .array(
       fc.tuple(fc.oneof({ weight: 3, arbitrary: writeOn(fc.constant(FUZZ_KEYS[0])) }, { weight: 2, arbitrary: readStep(shape, true) }), fc.constantFrom(0, 0, 1, 5)),
-      { minLength: 2, maxLength: 4 },
+      { minLength: 2, maxLength: 5 },
     )
     .map((members) => {
       let writes = 0;

@@ -81,7 +81,7 @@ export function describeStep(step: ApiStep): string {
     case "first-page":
       return `c${step.client} list its first page${flags(step.selected && SELECTED_SELECTOR, `limit=${step.limit}`, step.version !== "most-recent" && `resourceVersion ${step.version}`)}`;
     case "next-page":
-      return `c${step.client} list the next page (its continue token)${flags(step.waitMs > 0 && `after ${step.waitMs} ms`)}`;
+      return `c${step.client} list the next page of the last paged list (its continue token)${flags(step.waitMs > 0 && `after ${step.waitMs} ms`)}`;
     case "watch":
       return `c${step.client} watch from ${step.start}${flags(step.selected && SELECTED_SELECTOR, step.bookmarks && "bookmarks")}`;
     case "stop-watch":

@@ -31,8 +31,6 @@ interface ClientMemory {
   listVersion: string | undefined;
   /** The recorded list operation that version came from (undefined for a page read alone, which is not recorded). */
   listOperation: number | undefined;
-  /** The list read a page at a time: its query and the continue token of its next page. */
-  paging: { readonly query: URLSearchParams; readonly token: string } | undefined;
   watch: OpenWatch | undefined;
   /** The version of the last event of the client's last watch. */
   watchVersion: string | undefined;
@@ -67,10 +65,15 @@ export interface SideRecorder {
 /** One server and its clients' memories. */
 export class FuzzSide {
   // One more than the program's clients: the steady watcher (watchSteadily).
-  private readonly clients: ClientMemory[] = Array.from({ length: FUZZ_CLIENTS + 1 }, () => ({ seen: new Map(), before: new Map(), listVersion: undefined, listOperation: undefined, paging: undefined, watch: undefined, watchVersion: undefined, watchOperation: undefined }));
+  private readonly clients: ClientMemory[] = Array.from({ length: FUZZ_CLIENTS + 1 }, () => ({ seen: new Map(), before: new Map(), listVersion: undefined, listOperation: undefined, watch: undefined, watchVersion: undefined, watchOperation: undefined }));
   private readonly collection: string;
-  /** The step running now was sent with others (see `run`). */
-  private concurrently = false;
+  /**
+   * The list read a page at a time, last begun by any client: its query and the continue token of
+   * its next page. Any client may continue it (a token is bound to no client).
+   */
+  private paging: { readonly query: URLSearchParams; readonly token: string } | undefined;
+  /** What the step running now reads may not be what the model reads (see `run`): sent with others, or at Any. */
+  private uncertain = false;
 
   constructor(
     readonly server: FuzzServer,
@@ -118,7 +121,9 @@ export class FuzzSide {
    * out of the comparison (the history checkers judge it).
    */
   async run(step: Exclude<ApiStep, { op: "together" }>, value: string, concurrently = false): Promise<Observation> {
-    this.concurrently = concurrently;
+    // At Any, or Not older than, a server may answer from a cache behind the latest write (doc 1
+    // §4.4, §4.7): such a read is as uncertain as one sent with other steps.
+    this.uncertain = concurrently || readsFromCache(step);
     switch (step.op) {
       case "create":
         return this.create(step, value);
@@ -137,7 +142,7 @@ export class FuzzSide {
       case "first-page":
         return this.firstPage(step);
       case "next-page":
-        if (step.waitMs > 0 && this.clients[step.client]!.paging !== undefined) await this.server.pause(step.waitMs);
+        if (step.waitMs > 0 && this.paging !== undefined) await this.server.pause(step.waitMs);
         return this.nextPage(step.client);
       case "watch":
         return this.watch(step);
@@ -260,7 +265,7 @@ export class FuzzSide {
     const answer = await this.exchange("GET", path, { accept: "application/json" });
     const parsed = parsedJson(answer.bytes);
     const object = answer.status === 200 ? seenObject(parsed) : undefined;
-    if (object !== undefined && !this.concurrently) this.remember(step.client, step.key, object.resourceVersion, object.uid);
+    if (object !== undefined && !this.uncertain) this.remember(step.client, step.key, object.resourceVersion, object.uid);
     if (begun !== undefined) {
       this.recorder!.record({
         kind: "get",
@@ -277,9 +282,13 @@ export class FuzzSide {
   }
 
   private async list(step: Extract<ApiStep, { op: "list" }>): Promise<Observation> {
-    const concurrently = this.concurrently;
+    const concurrently = this.uncertain;
     const { query, resourceVersion, match } = this.listQuery(step.client, step.selected, step.limit, step.version);
-    if (step.representation !== "json") return this.representation(`${this.collection}?${query}`, step.representation);
+    if (step.representation !== "json") {
+      // The representation is what is checked here, not paging (a cache may ignore the limit).
+      query.delete("limit");
+      return this.representation(`${this.collection}?${query}`, step.representation);
+    }
     const begun = this.recorder?.begin();
     const pages: SeenPage[] = [];
     const recordedPages: ListPage[] = [];
@@ -314,17 +323,17 @@ export class FuzzSide {
     const { query } = this.listQuery(step.client, step.selected, step.limit, step.version);
     const read = await this.readPage(query, undefined);
     this.rememberPage(step.client, read, true, undefined);
-    this.clients[step.client]!.paging = read.next === undefined ? undefined : { query, token: read.next };
+    this.paging = read.next === undefined ? undefined : { query, token: read.next };
     return { kind: "list", pages: [read.page] };
   }
 
-  /** The next page of the client's list read a page at a time; nothing when it has none. */
+  /** The next page of the list last read a page at a time; nothing when there is none. */
   private async nextPage(client: number): Promise<Observation> {
-    const paging = this.clients[client]!.paging;
+    const paging = this.paging;
     if (paging === undefined) return { kind: "none" };
     const read = await this.readPage(paging.query, paging.token);
     this.rememberPage(client, read, false, undefined);
-    this.clients[client]!.paging = read.next === undefined ? undefined : { query: paging.query, token: read.next };
+    this.paging = read.next === undefined ? undefined : { query: paging.query, token: read.next };
     return { kind: "list", pages: [read.page] };
   }
 
@@ -417,7 +426,7 @@ export class FuzzSide {
 
   private async watch(step: Extract<ApiStep, { op: "watch" }>): Promise<Observation> {
     const memory = this.clients[step.client]!;
-    const compared = !this.concurrently;
+    const compared = !this.uncertain;
     await this.stopWatch(memory, "client-closed");
     const query = new URLSearchParams({ watch: "1" });
     if (step.selected) query.set("labelSelector", SELECTED_SELECTOR);
@@ -528,6 +537,17 @@ export class FuzzSide {
   }
 }
 
+/**
+ * A read a server may serve from a cache: at Any or Not older than (doc 1 §4.4), or a watch at Any
+ * (§4.7). A first page has a limit, which kube-apiserver 1.26 reads from etcd unless at Any, which
+ * first pages never ask for.
+ */
+export function readsFromCache(step: ApiStep): boolean {
+  if (step.op === "get") return step.version === "any";
+  if (step.op === "list") return step.version === "any" || step.version === "not-older-than-remembered";
+  return step.op === "watch" && step.start === "any";
+}
+
 function isFuzzKey(name: string): name is FuzzKey {
   return /^k\d$/.test(name);
 }
@@ -538,9 +558,10 @@ function bodyIdentity(mediaType: string, bytes: Uint8Array, parsed: unknown): st
   const body = parsed as { kind?: unknown; apiVersion?: unknown; columnDefinitions?: { name?: unknown }[]; rows?: { cells?: unknown[] }[]; items?: { metadata?: { name?: unknown } }[]; metadata?: { name?: unknown } } | undefined;
   if (body?.kind === "Table") {
     const columns = (body.columnDefinitions ?? []).map((column) => String(column.name));
-    const rows = (body.rows ?? []).map((row) => String(row.cells?.[0]));
+    // Sorted: a list served from a cache keeps no key order (see list()).
+    const rows = (body.rows ?? []).map((row) => String(row.cells?.[0])).sort();
     return `${String(body.apiVersion)} Table columns [${columns.join(", ")}] rows [${rows.join(", ")}]`;
   }
-  if (Array.isArray(body?.items)) return `${String(body.kind)} [${body.items.map((item) => String(item.metadata?.name)).join(", ")}]`;
+  if (Array.isArray(body?.items)) return `${String(body.kind)} [${body.items.map((item) => String(item.metadata?.name)).sort().join(", ")}]`;
   return `${String(body?.kind)} ${String(body?.metadata?.name)}`;
 }
