@@ -10,7 +10,7 @@
 import type { FailedAnswer, ListPage, Operation, WatchEvent as HistoryEvent } from "../../sim/history/api-history.ts";
 import { deletedObjectState, failedAnswer, objectState, watchEvent } from "../soak/history-objects.ts";
 import { readWatchLines } from "../soak/watch-stream-reader.ts";
-import { FUZZ_CLIENTS, FUZZ_FINALIZER, SELECTED_LABEL, SELECTED_SELECTOR, type ApiStep, type FuzzKey, type ReadVersion, type Representation } from "./api-steps.ts";
+import { FUZZ_CLIENTS, FUZZ_FINALIZER, FUZZ_KEYS, SELECTED_LABEL, SELECTED_SELECTOR, type ApiStep, type FuzzKey, type ReadVersion, type Representation } from "./api-steps.ts";
 import type { FuzzAnswer, FuzzServer } from "./fuzz-server.ts";
 import { parsedJson, seenObject, statusReason, type Observation, type SeenEvent, type SeenPage } from "./fuzz-observation.ts";
 
@@ -111,7 +111,12 @@ export class FuzzSide {
   /** Stops every watch and deletes the namespace (a real server's cleanup; the model is simply dropped). */
   async tearDown(deleteNamespace: boolean): Promise<void> {
     for (const client of this.clients) await this.stopWatch(client, "run-ended");
-    if (deleteNamespace) await this.json("DELETE", `/api/v1/namespaces/${this.namespace}`).catch(() => undefined);
+    if (!deleteNamespace) return;
+    // An object still holding the run's finalizer would keep the namespace terminating for ever.
+    for (const key of FUZZ_KEYS) {
+      await this.exchange("PATCH", `${this.collection}/${key}`, { "content-type": MERGE_PATCH }, JSON.stringify({ metadata: { finalizers: null } })).catch(() => undefined);
+    }
+    await this.json("DELETE", `/api/v1/namespaces/${this.namespace}`).catch(() => undefined);
   }
 
   /**

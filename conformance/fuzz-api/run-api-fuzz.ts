@@ -21,11 +21,12 @@ export interface ApiFuzzTarget {
   readonly description: string;
   /** In virtual time: programs may wait (expiry, bookmarks) and runs are exact. */
   readonly virtual: boolean;
-  /** Fresh servers for one execution of a program: the model, and the target (or the shared one). */
-  servers(execution: string): RunServers;
+  /** Fresh servers for one execution of a program in `namespace`: the model, and the target (or the shared one). */
+  servers(namespace: string): RunServers;
   /** Namespaces must differ from any earlier campaign's (a real server may still be deleting them). */
   readonly namespaceSuffix: string;
-  close(): Promise<void>;
+  /** Stops what was started; on a shared server, first waits for the run's namespaces to be gone (the names of those still there). */
+  close(): Promise<string[]>;
 }
 
 /** What a failed run printed. */
@@ -82,10 +83,10 @@ export async function apiFuzzRun(
   let executions = 0;
   let last: { program: ApiStep[]; outcome: ProgramOutcome } | undefined;
   const execute = async (program: ApiStep[]): Promise<ProgramOutcome> => {
-    const execution = `${(seed >>> 0).toString(16)}-${executions++}${options.target.namespaceSuffix}`;
-    const servers = options.target.servers(execution);
+    const namespace = `orb-fuzz-${(seed >>> 0).toString(16)}-${executions++}${options.target.namespaceSuffix}`;
+    const servers = options.target.servers(namespace);
     try {
-      const outcome = await runApiProgram(program, servers, `orb-fuzz-${execution}`, seed);
+      const outcome = await runApiProgram(program, servers, namespace, seed);
       trace.update(outcome.traceHash);
       return outcome;
     } finally {

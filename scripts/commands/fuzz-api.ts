@@ -52,7 +52,8 @@ export async function fuzzApiCampaign(choice: ApiFuzzTargetChoice, campaign: Api
     output.out(`${results.records.length - failedRuns} passed, ${failedRuns} failed`);
     return results;
   } finally {
-    await target.close();
+    const left = await target.close();
+    if (left.length > 0) output.err(`orb-harness fuzz: ${left.length} namespace${left.length === 1 ? "" : "s"} of the run still there after 60 s: ${left.join(", ")}`);
   }
 }
 
