@@ -22,7 +22,7 @@ const DRAIN_FACTOR = 8;
  * each "drain" cost a thousand watchers a listener pair and an event per batch. Past this bound a
  * reader that stopped is held back (and its watch, falling behind, cut off) as before.
  */
-const STREAM_BUFFER_BYTES = 256 * 1024;
+const STREAM_BUFFER_BYTES = 64 * 1024;
 
 // Methods node:http parses but the fetch Request refuses to carry (the Fetch standard forbids them).
 const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(["CONNECT", "TRACE", "TRACK"]);
