@@ -23,7 +23,7 @@ import type { HistoryVerdict, HistoryWitness } from "../sim/history/history-verd
 import { writeOutcome } from "../sim/history/operation-index.ts";
 import { historyInvariants } from "../spec/invariants-history.ts";
 import { escapeMarkupAttr as attr, escapeMarkupText as text } from "./markup-escape.ts";
-import { selfContainedHead } from "./self-contained-head.ts";
+import { REPORT_LAYOUT_STYLE, selfContainedHead } from "./self-contained-head.ts";
 import { witnessLines } from "./soak-witness-text.ts";
 
 /** What the page is called and how the run is replayed. */
@@ -808,16 +808,7 @@ function niceStepMs(raw: number): number {
 
 const STYLE = `
 :root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--line:#d1d9e0;--bad:#cf222e;--good:#1a7f37;--code:#f6f8fa;--badbg:#ffebe9}
-*{box-sizing:border-box}
-body{font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;padding:1rem 1.5rem;max-width:1380px}
-h1{font-size:1.4rem;margin:.5rem 0}h2{border-bottom:1px solid var(--line);padding-bottom:.25rem;margin-top:2rem}h3{margin:.25rem 0}
-code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
-code{background:var(--code);padding:0 .25em;border-radius:4px;word-break:break-all}
-pre{background:var(--code);padding:.5rem .75rem;border-radius:6px;overflow:auto;white-space:pre-wrap;max-height:24rem}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:0 1rem;margin:0}dt{color:var(--muted)}dd{margin:0}
-nav{margin:1rem 0;color:var(--muted)}
-table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}
-td.num{text-align:right;font-variant-numeric:tabular-nums}tr.bad td{background:var(--badbg)}
+${REPORT_LAYOUT_STYLE}
 .held{color:var(--good);font-weight:600}.violated{color:var(--bad);font-weight:700}.idle{color:var(--muted)}
 article.violation{border:1px solid var(--line);border-left:4px solid var(--bad);border-radius:6px;padding:.5rem .75rem;margin:1rem 0}
 .rule{color:var(--muted);margin:.25rem 0}.explanation{font-weight:600}.note{color:var(--muted)}

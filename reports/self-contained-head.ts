@@ -1,7 +1,7 @@
 /**
- * The head of every self-contained HTML report (the conformance report, the soak timeline): no
- * resource is loaded and no script runs (the Content-Security-Policy says so to the browser), so
- * a page opened from a CI artifact shows exactly what it holds.
+ * The head of every self-contained HTML report (the conformance report, the soak timeline, the
+ * campaign report): no resource is loaded and no script runs (the Content-Security-Policy says so
+ * to the browser), so a page opened from a CI artifact shows exactly what it holds.
  */
 import { escapeMarkupText as text } from "./markup-escape.ts";
 
@@ -20,3 +20,18 @@ export function selfContainedHead(title: string, style: string): string[] {
     "<body>",
   ];
 }
+
+/**
+ * The layout the soak timeline and the campaign report share: type, headings, code, fact lists,
+ * tables. Each page adds its colours (the custom properties used here) and its own classes.
+ */
+export const REPORT_LAYOUT_STYLE = `*{box-sizing:border-box}
+body{font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;padding:1rem 1.5rem;max-width:1380px}
+h1{font-size:1.4rem;margin:.5rem 0}h2{border-bottom:1px solid var(--line);padding-bottom:.25rem;margin-top:2rem}h3{margin:.25rem 0}
+code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+code{background:var(--code);padding:0 .25em;border-radius:4px;word-break:break-all}
+pre{background:var(--code);padding:.5rem .75rem;border-radius:6px;overflow:auto;white-space:pre-wrap;max-height:24rem}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:0 1rem;margin:0}dt{color:var(--muted)}dd{margin:0}
+nav{margin:1rem 0;color:var(--muted)}
+table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}
+td.num{text-align:right;font-variant-numeric:tabular-nums}tr.bad td{background:var(--badbg)}`;

@@ -5,12 +5,10 @@
  * reports/history-timeline.ts), each with the run's secrets removed, and appends soak.md to
  * `$GITHUB_STEP_SUMMARY` when that is set, as the suite's reports do.
  */
-import { appendFile, mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { ApiHistory } from "../sim/history/api-history.ts";
 import type { HistoryVerdict } from "../sim/history/history-verdict.ts";
 import { renderHistoryTimeline } from "./history-timeline.ts";
-import { redactSecrets } from "./redaction.ts";
+import { writeReportDirectory } from "./report-directory.ts";
 import { soakJunitXml } from "./soak-junit.ts";
 import { soakMarkdown } from "./soak-markdown.ts";
 import type { SoakResults } from "./soak-results.ts";
@@ -38,7 +36,6 @@ export interface SoakReportOptions {
 
 /** Writes the reports; returns the paths written. */
 export async function writeSoakReports(dir: string, input: SoakReportInput, options: SoakReportOptions = {}): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
   const secrets = options.secrets ?? [];
   const markdown = soakMarkdown(input.results, { secrets });
   const timelineTitle = `orb-harness soak: ${input.results.target.description}, seed ${input.results.seed}`;
@@ -49,13 +46,5 @@ export async function writeSoakReports(dir: string, input: SoakReportInput, opti
     [SOAK_REPORT_FILES.markdown, markdown],
     [SOAK_REPORT_FILES.timeline, renderHistoryTimeline(input.history, input.verdicts, { title: timelineTitle, replayCommand: input.results.replayCommand })],
   ];
-  const written: string[] = [];
-  for (const [name, content] of files) {
-    const path = join(dir, name);
-    await writeFile(path, redactSecrets(content, secrets), "utf8");
-    written.push(path);
-  }
-  const stepSummary = options.env?.["GITHUB_STEP_SUMMARY"];
-  if (stepSummary !== undefined && stepSummary !== "") await appendFile(stepSummary, `${markdown}\n`, "utf8");
-  return written;
+  return writeReportDirectory(dir, files, { markdown, secrets, env: options.env });
 }
