@@ -8,14 +8,7 @@
 import { runSeed, runsOfShard, type CampaignResults, type CampaignRunRecord, type Shard } from "./campaign.ts";
 
 /** What a campaign is: the identity `report merge` checks, and which runs this process makes. */
-export interface CampaignPlan {
-  readonly command: string;
-  readonly target: string;
-  readonly options?: string;
-  readonly campaignSeed: number;
-  readonly runs: number;
-  readonly shard: Shard | undefined;
-}
+export type CampaignPlan = Pick<CampaignResults, "command" | "target" | "options" | "campaignSeed" | "runs" | "shard">;
 
 /** What one run came to, as `runOne` reports it (the campaign adds run, seed and duration). */
 export interface CampaignRunVerdict {
