@@ -122,7 +122,7 @@ export async function runApiProgram(program: readonly ApiStep[], servers: RunSer
 
 interface Seen {
   readonly observation: Observation;
-  /** Compared with the model's: false for reads sent together with other steps. */
+  /** Compared with the model's: false for reads sent together with other steps, and for reads a cache may serve. */
   readonly compared: boolean;
 }
 
