@@ -31,3 +31,4 @@ describe("fuzz --target api against a server holding bystanders", () => {
     }
   }, 120_000);
 });
+

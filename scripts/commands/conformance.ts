@@ -8,6 +8,7 @@ import { TargetError } from "../../conformance/targets/remote-target.ts";
 import { uncoveredClauses } from "../../reports/coverage.ts";
 import { writeReports } from "../../reports/write-reports.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
+import { holdInterrupt, INTERRUPTED_EXIT } from "../interrupt.ts";
 import { parseFlags } from "../parse-flags.ts";
 import { TARGET_FLAGS, targetChoice, withKubeAssetsDefault } from "../target-flags.ts";
 
@@ -15,7 +16,6 @@ const DEFAULT_TIMEOUT_S = 60;
 const DEFAULT_REPORT_DIR = "reports/out";
 const SECRET_FLAGS = new Set(["token", "restricted-token"]);
 /** Exit code of a run stopped by Ctrl-C: 128 + SIGINT, as shells report it; the run is incomplete, never a pass. */
-const INTERRUPTED_EXIT = 130;
 
 /** The conformance command. */
 export const conformanceCommand: CliCommand = {
@@ -100,16 +100,13 @@ export const conformanceCommand: CliCommand = {
     let current: ConformanceRun | undefined;
     let interrupted = false;
     const starting = new AbortController();
-    const interrupt = () => {
+    const interrupt = holdInterrupt(output, "interrupted: stopping running cases and deleting the run's namespaces (Ctrl-C again to quit at once)", () => {
       interrupted = true;
       // The redrawn progress line is on stdout: clear it, so the message starts a line of its own.
       if (reporter === "tty") process.stdout.write("\r\x1b[2K");
-      output.err("interrupted: stopping running cases and deleting the run's namespaces (Ctrl-C again to quit at once)");
       starting.abort();
       current?.abort();
-      process.once("SIGINT", () => process.exit(INTERRUPTED_EXIT));
-    };
-    process.once("SIGINT", interrupt);
+    });
     // Progress of a control plane's start: a line redrawn on a terminal, whole lines otherwise.
     const startProgress = (line: string) => (reporter === "tty" ? process.stdout.write(`\r\x1b[2K${line}`) : output.out(line));
     try {
@@ -149,7 +146,7 @@ export const conformanceCommand: CliCommand = {
       output.err(`orb-harness conformance: ${error.message}`);
       return interrupted ? INTERRUPTED_EXIT : 2;
     } finally {
-      process.removeListener("SIGINT", interrupt);
+      interrupt.release();
     }
   },
 };

@@ -12,6 +12,7 @@ import { ControlPlaneError } from "../../conformance/control-plane/kube-assets.t
 import { TargetError } from "../../conformance/targets/remote-target.ts";
 import { redactSecrets } from "../../reports/redaction.ts";
 import type { CliOutput } from "../cli-command.ts";
+import { holdInterrupt } from "../interrupt.ts";
 
 /** How often a campaign against the embedded server prints a progress line (runs). */
 const PROGRESS_EVERY = 50;
@@ -24,8 +25,16 @@ export interface ApiCampaign {
   readonly targetArgs: readonly string[];
 }
 
-/** Runs the campaign, or replays one run; resolves with the results (undefined when the target could not be opened: exit 2). */
-export async function fuzzApiCampaign(choice: ApiFuzzTargetChoice, campaign: ApiCampaign, replay: { seed: number; path: string } | undefined, output: CliOutput): Promise<CampaignResults | undefined> {
+/**
+ * Runs the campaign, or replays one run; resolves with the results of the runs made and whether
+ * Ctrl-C ended it early (undefined when the target could not be opened: exit 2).
+ */
+export async function fuzzApiCampaign(
+  choice: ApiFuzzTargetChoice,
+  campaign: ApiCampaign,
+  replay: { seed: number; path: string } | undefined,
+  output: CliOutput,
+): Promise<{ results: CampaignResults; interrupted: boolean } | undefined> {
   let target;
   try {
     target = await openApiFuzzTarget(choice);
@@ -34,6 +43,8 @@ export async function fuzzApiCampaign(choice: ApiFuzzTargetChoice, campaign: Api
     output.err(`orb-harness fuzz: ${error.message}`);
     return undefined;
   }
+  // Ctrl-C ends the campaign between runs: the run under way finishes and deletes its namespace.
+  const interrupt = holdInterrupt(output, "interrupted: finishing the run under way and deleting its namespace (Ctrl-C again to quit at once)");
   const scrub = (line: string) => redactSecrets(line, target.secrets);
   const replayCommand = (seed: number, path: string) => ["npx tsx scripts/cli.ts fuzz --target api", ...campaign.targetArgs, `--seed ${seed}`, `--replay ${path}`].join(" ");
   try {
@@ -47,11 +58,13 @@ export async function fuzzApiCampaign(choice: ApiFuzzTargetChoice, campaign: Api
         if (++made % PROGRESS_EVERY === 0) output.out(`  ${made} runs made`);
         return { verdict: record.verdict, traceHash: record.traceHash, ...(record.summary !== undefined && { summary: scrub(record.summary) }), ...(record.replayCommand !== undefined && { replayCommand: record.replayCommand }) };
       },
+      { signal: interrupt.signal },
     );
     const failedRuns = results.records.filter((record) => record.verdict === "failed").length;
     output.out(`${results.records.length - failedRuns} passed, ${failedRuns} failed`);
-    return results;
+    return { results, interrupted: interrupt.signal.aborted };
   } finally {
+    interrupt.release();
     const left = await target.close();
     if (left.length > 0) output.err(`orb-harness fuzz: ${left.length} namespace${left.length === 1 ? "" : "s"} of the run still there after 60 s: ${left.join(", ")}`);
   }

@@ -14,6 +14,7 @@ import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
 import { listDefects, plantedDefects } from "../defect-flags.ts";
 import { parseFlags, type FlagSpec, type ParsedFlags } from "../parse-flags.ts";
 import { TARGET_FLAGS, targetChoice, withKubeAssetsDefault } from "../target-flags.ts";
+import { INTERRUPTED_EXIT } from "../interrupt.ts";
 import { fuzzApiCampaign } from "./fuzz-api.ts";
 
 const TARGETS = ["store", "leader-election", "node-eviction", "http", "api"] as const;
@@ -147,9 +148,10 @@ async function fuzzApi(flags: ParsedFlags, seed: number, runs: number, replayPat
     if (campaignFlag !== undefined) throw new UsageError(`--${campaignFlag} does not go with --replay, which reruns one failed run from the seed and path printed with it`);
   }
   const campaign = campaignFlags(flags, seed, runs);
-  const results = await fuzzApiCampaign(choice, { seed, runs, shard: campaign.shard, targetArgs: targetArgsOf(args) }, replayPath === undefined ? undefined : { seed, path: replayPath }, output);
-  if (results === undefined) return 2;
-  return finishCampaign(results, campaign.reportDir, output);
+  const made = await fuzzApiCampaign(choice, { seed, runs, shard: campaign.shard, targetArgs: targetArgsOf(args) }, replayPath === undefined ? undefined : { seed, path: replayPath }, output);
+  if (made === undefined) return 2;
+  const code = await finishCampaign(made.results, campaign.reportDir, output);
+  return made.interrupted ? INTERRUPTED_EXIT : code;
 }
 
 /** The flags of `args` that choose the target (for replay commands): never a token's value. */

@@ -7,6 +7,7 @@ import { runWatchLoad, type WatchLoadResult } from "../../conformance/load/watch
 import type { LoadTarget } from "../../conformance/load/load-connection.ts";
 import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
+import { holdInterrupt, INTERRUPTED_EXIT } from "../interrupt.ts";
 import { parseFlags } from "../parse-flags.ts";
 
 const DEFAULTS = { watchers: 1000, paused: 3, writers: 16, duration: "60s", valueBytes: 100, minRateRatio: 0.5, maxMemoryMiB: 1024 } as const;
@@ -85,13 +86,7 @@ export const loadCommand: CliCommand = {
         ...(values.get("insecure-skip-tls-verify") === true && { insecureSkipTlsVerify: true }),
       };
     }
-    const interrupt = new AbortController();
-    const onSigint = () => {
-      output.err("interrupted: stopping the writers, closing the watchers and deleting the namespace (Ctrl-C again to quit at once)");
-      interrupt.abort();
-      process.once("SIGINT", () => process.exit(130));
-    };
-    process.once("SIGINT", onSigint);
+    const interrupt = holdInterrupt(output, "interrupted: stopping the writers, closing the watchers and deleting the namespace (Ctrl-C again to quit at once)");
     let result: WatchLoadResult;
     try {
       output.out(`loading ${target.url}`);
@@ -100,13 +95,13 @@ export const loadCommand: CliCommand = {
       output.err(`orb-harness load: ${(error as Error).message}`);
       return 1;
     } finally {
-      process.removeListener("SIGINT", onSigint);
+      interrupt.release();
       await serve?.stop();
     }
     printFigures(result, output);
     const checks = loadChecks(result, { minRateRatio, maxMemoryBytes, pausedBufferBytes: pausedConnectionBytes() }, valueBytes + EVENT_OVERHEAD_BYTES);
     for (const check of checks) output.out(`${check.passed ? "PASS" : "FAIL"}  ${check.name}: ${check.detail}`);
-    if (interrupt.signal.aborted) return 130;
+    if (interrupt.signal.aborted) return INTERRUPTED_EXIT;
     return checks.every((check) => check.passed) ? 0 : 1;
   },
 };

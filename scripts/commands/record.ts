@@ -5,6 +5,7 @@ import { connectForRecording, type RecordConnectionOptions } from "../../conform
 import { RecordError, recordReferenceRequests, type RecordSummary } from "../../conformance/record/record-run.ts";
 import { TargetError } from "../../conformance/targets/remote-target.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
+import { holdInterrupt, INTERRUPTED_EXIT } from "../interrupt.ts";
 import { parseFlags, type ParsedFlags } from "../parse-flags.ts";
 
 const DEFAULT_WATCH_SECONDS = 3;
@@ -13,7 +14,6 @@ const DEFAULT_BOOKMARK_SECONDS = 70;
 /** Longer than any answer should take: a future resourceVersion makes kube-apiserver wait about 3 s. */
 const REQUEST_TIMEOUT_MS = 60_000;
 /** Exit code of a run stopped by Ctrl-C: 128 + SIGINT, as shells report it. */
-const INTERRUPTED_EXIT = 130;
 
 /** The record command. */
 export const recordCommand: CliCommand = {
@@ -73,13 +73,7 @@ export const recordCommand: CliCommand = {
       output.err(`orb-harness record: ${redactSecrets(message, given)}`);
       return 2;
     };
-    const interrupt = new AbortController();
-    const onSigint = () => {
-      output.err("interrupted: deleting the run's namespace (Ctrl-C again to quit at once)");
-      interrupt.abort();
-      process.once("SIGINT", () => process.exit(INTERRUPTED_EXIT));
-    };
-    process.once("SIGINT", onSigint);
+    const interrupt = holdInterrupt(output, "interrupted: deleting the run's namespace (Ctrl-C again to quit at once)");
     let file: number | undefined;
     try {
       const target = await connectForRecording(connection);
@@ -104,7 +98,7 @@ export const recordCommand: CliCommand = {
       if (error instanceof TargetError || error instanceof RecordError) return fail(error.message);
       throw error;
     } finally {
-      process.removeListener("SIGINT", onSigint);
+      interrupt.release();
       if (file !== undefined) closeSync(file);
     }
   },

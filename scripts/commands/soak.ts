@@ -25,6 +25,7 @@ import { invariantResults, SOAK_RESULTS_SCHEMA_VERSION, type SoakResults } from 
 import { soakFigureLines, soakVerdictLines, soakViolationLines } from "../../reports/soak-text.ts";
 import { shellQuote } from "../../reports/rerun-command.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
+import { holdInterrupt, INTERRUPTED_EXIT } from "../interrupt.ts";
 import { listDefects, plantedDefects } from "../defect-flags.ts";
 import { durationFlagMs } from "../duration-flag.ts";
 import { parseFlags, type ParsedFlags } from "../parse-flags.ts";
@@ -34,7 +35,6 @@ const DEFAULT_DURATION = "60s";
 const DEFAULT_REQUEST_TIMEOUT = "10s";
 const MAX_KEYS = 1000;
 /** Exit code of a run stopped by Ctrl-C: 128 + SIGINT, as shells report it. */
-const INTERRUPTED_EXIT = 130;
 /** Flags that shape a workload or choose its target: a re-check of a saved history takes none of them. */
 const WORKLOAD_FLAGS = [...Object.keys(TARGET_FLAGS), "defect", "duration", "writers", "watchers", "readers", "keys", "seed", "request-timeout", "runs", "shard"];
 const seconds = (ms: number) => `${ms / 1000} s`;
@@ -134,13 +134,7 @@ export const soakCommand: CliCommand = {
 /** Runs the workload against the target, checks and reports. */
 async function soak(settings: SoakSettings, choice: SoakTargetChoice, run: { args: readonly string[]; reportDir: string; tokenFlag: string | undefined }, output: CliOutput): Promise<number> {
   const startedAt = new Date().toISOString();
-  const interrupt = new AbortController();
-  const onSigint = () => {
-    output.err("interrupted: stopping the workload and deleting its namespace (Ctrl-C again to quit at once)");
-    interrupt.abort();
-    process.once("SIGINT", () => process.exit(INTERRUPTED_EXIT));
-  };
-  process.once("SIGINT", onSigint);
+  const interrupt = holdInterrupt(output, "interrupted: stopping the workload and deleting its namespace (Ctrl-C again to quit at once)");
   output.out(
     `soak: seed ${settings.seed}, ${seconds(settings.durationMs)}, ${settings.writers} writers, ${settings.watchers} watchers, ${settings.readers} readers, ${settings.keys} keys`,
   );
@@ -171,7 +165,7 @@ async function soak(settings: SoakSettings, choice: SoakTargetChoice, run: { arg
       await target.close();
     }
   } finally {
-    process.removeListener("SIGINT", onSigint);
+    interrupt.release();
   }
   reportNamespace(result.namespace, output);
   const secrets = [...target.secrets, ...(run.tokenFlag === undefined ? [] : [run.tokenFlag])];
@@ -303,13 +297,7 @@ async function soakCampaign(
   run: { args: readonly string[]; reportDir: string; tokenFlag: string | undefined },
   output: CliOutput,
 ): Promise<number> {
-  const interrupt = new AbortController();
-  const onSigint = () => {
-    output.err("interrupted: stopping the workload and deleting its namespace (Ctrl-C again to quit at once)");
-    interrupt.abort();
-    process.once("SIGINT", () => process.exit(INTERRUPTED_EXIT));
-  };
-  process.once("SIGINT", onSigint);
+  const interrupt = holdInterrupt(output, "interrupted: stopping the workload and deleting its namespace (Ctrl-C again to quit at once)");
   output.out(
     `soak campaign: seed ${settings.seed}, ${campaign.runs} runs${shardScopeText(campaign.runs, campaign.shard)}; each ${seconds(settings.durationMs)}, ${settings.writers} writers, ${settings.watchers} watchers, ${settings.readers} readers, ${settings.keys} keys`,
   );
@@ -369,7 +357,7 @@ async function soakCampaign(
       await opened.close();
     }
   } finally {
-    process.removeListener("SIGINT", onSigint);
+    interrupt.release();
   }
   output.out(`campaign: ${campaignCountLine(results)}`);
   output.out(`reports: ${(await writeCampaignReports(run.reportDir, results, { env: process.env })).join(", ")}`);
