@@ -27,7 +27,7 @@ export interface WriteLedger {
 
 /** A watcher's tally. */
 export interface WatcherTally {
-  /** Events of the writes (ADDED), counted once each. */
+  /** Events of the writes (ADDED or MODIFIED), counted once each. */
   readonly events: number;
   readonly duplicated: number;
   readonly reordered: number;
@@ -131,7 +131,7 @@ export class FanoutWatcher {
   private receive(chunk: string): void {
     const arrived = this.now();
     for (const event of this.scanner.push(chunk)) {
-      if (event.type !== "ADDED" || event.resourceVersion === "?") {
+      if ((event.type !== "ADDED" && event.type !== "MODIFIED") || event.resourceVersion === "?") {
         this.strays++;
         continue;
       }

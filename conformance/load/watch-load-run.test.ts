@@ -8,13 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServeProcess, type ServeProcess } from "./serve-process.ts";
 import { loadChecks } from "./load-checks.ts";
 import { pausedConnectionBytes } from "./socket-buffer-bound.ts";
-import { runWatchLoad, type WatchLoadResult } from "./watch-load-run.ts";
+import { KEYS_PER_WRITER, runWatchLoad, type WatchLoadResult } from "./watch-load-run.ts";
 
 const VALUE_BYTES = 256 * 1024;
 // Unread events a watcher may leave before the server cuts it off: small, so the test stays short.
 const WATCH_BUFFER = 200;
 // A quarter more than a paused watcher's connection (about 40 MiB here) and buffer hold, so it must be cut off.
 const FANOUT_WRITES = Math.ceil(1.25 * (pausedConnectionBytes() / VALUE_BYTES + WATCH_BUFFER));
+const WRITERS = 4;
 const BOUNDS = { minRateRatio: 0, maxMemoryBytes: 4 * 2 ** 30, pausedBufferBytes: pausedConnectionBytes() };
 
 describe("a watch load run against the embedded server", () => {
@@ -28,7 +29,7 @@ describe("a watch load run against the embedded server", () => {
       target: { url: server.url },
       watchers: 2,
       pausedWatchers: 1,
-      writers: 4,
+      writers: WRITERS,
       phaseMs: 1_000,
       minFanoutWrites: FANOUT_WRITES,
       valueBytes: VALUE_BYTES,
@@ -48,6 +49,11 @@ describe("a watch load run against the embedded server", () => {
       unexpected: 0,
       cutOff: 0,
     });
+  });
+
+  it("writes each writer's few ConfigMaps over and over: what the run stores is bounded", () => {
+    expect(result.objectsWritten).toBeLessThanOrEqual(WRITERS * KEYS_PER_WRITER);
+    expect(result.alone.writes + result.fanout.writes).toBeGreaterThan(result.objectsWritten);
   });
 
   it("cuts off the watchers that stopped reading, each after fewer events than were written", () => {

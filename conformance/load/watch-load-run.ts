@@ -8,6 +8,11 @@
  * 3. the paused watchers read again: each must find its stream cut off (ended by the server,
  *    as kube-apiserver ends a watcher whose buffer is full) after fewer events than were written.
  * The server's resident memory is sampled throughout through `sampleMemory`.
+ *
+ * Each writer updates ConfigMaps of its own in turn (KEYS_PER_WRITER of them, created by its first
+ * writes), as controllers update the objects they own: the objects a run leaves are bounded, so
+ * the server's memory can be too, however long the run; writes that only created would measure
+ * how much the server stores, not how it fans out.
  */
 import { LatencyHistogram } from "./latency-histogram.ts";
 import { DigestWatcherPool } from "./digest-watcher-pool.ts";
@@ -50,6 +55,8 @@ export interface WatchLoadResult {
   readonly namespace: string;
   readonly alone: WritePhase;
   readonly fanout: WritePhase;
+  /** ConfigMaps written: at most writers × KEYS_PER_WRITER, however many writes. */
+  readonly objectsWritten: number;
   /** fanout.writesPerSecond / alone.writesPerSecond. */
   readonly rateRatio: number;
   readonly watchers: number;
@@ -82,6 +89,8 @@ const VERIFIED_WATCHERS = 10;
 /** How often the main thread asks the pool for its counts. */
 const POOL_TALLY_MS = 250;
 const MEMORY_SAMPLE_MS = 1_000;
+/** ConfigMaps each writer updates in turn. */
+export const KEYS_PER_WRITER = 64;
 
 /** Runs the three phases; always deletes its namespace and closes every connection. */
 export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoadResult> {
@@ -89,6 +98,7 @@ export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoad
   const connection = new LoadConnection(options.target, options.writers);
   const namespace = `orb-load-${Math.random().toString(36).slice(2, 8)}`;
   const ledger = new VersionLedger();
+  const written = new Set<string>();
   // The watchers that check every event (and the paused ones) live here; the rest in the pool's thread.
   const watchers: FanoutWatcher[] = [];
   const paused: FanoutWatcher[] = [];
@@ -104,7 +114,7 @@ export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoad
     memory.start();
     const collection = `/api/v1/namespaces/${namespace}/configmaps`;
     progress(`phase 1: ${options.writers} writers alone for ${options.phaseMs / 1000} s`);
-    const alone = await writePhase(connection, collection, "alone", options, ledger, progress);
+    const alone = await writePhase(connection, collection, "alone", options, ledger, written, progress);
     if (aborted(options)) throw new Error("interrupted after phase 1");
     const list = await expectStatus(connection.json("GET", `${collection}?limit=1`), 200, "list before the watchers");
     const from = String(list.body.metadata.resourceVersion);
@@ -141,7 +151,7 @@ export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoad
     const eventsFrom = performance.now();
     let fanout: WritePhase;
     try {
-      fanout = await writePhase(connection, collection, "fanout", options, ledger, progress, () => sum(allTallies().map((tally) => tally.events)));
+      fanout = await writePhase(connection, collection, "fanout", options, ledger, written, progress, () => sum(allTallies().map((tally) => tally.events)));
       const expected = fanout.writes;
       const deadline = performance.now() + (options.catchUpMs ?? 60_000);
       await refresh();
@@ -172,6 +182,7 @@ export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoad
       namespace,
       alone,
       fanout,
+      objectsWritten: written.size,
       rateRatio: alone.writesPerSecond === 0 ? 0 : fanout.writesPerSecond / alone.writesPerSecond,
       watchers: tallies.length,
       readersCutOff: tallies.filter((tally) => tally.ended).length,
@@ -212,13 +223,18 @@ class VersionLedger implements WriteLedger {
   }
 }
 
-/** `writers` loops creating ConfigMaps until the phase ends; a progress line every 5 s. */
+/**
+ * `writers` loops writing ConfigMaps until the phase ends, writer i its own KEYS_PER_WRITER in
+ * turn: a create the first time (remembered in `written`), an unconditional update after. A
+ * progress line every 5 s.
+ */
 async function writePhase(
   connection: LoadConnection,
   collection: string,
   phase: string,
   options: WatchLoadOptions,
   ledger: VersionLedger,
+  written: Set<string>,
   progress: (line: string) => void,
   delivered?: () => number,
 ): Promise<WritePhase> {
@@ -228,16 +244,19 @@ async function writePhase(
   const minWrites = phase === "fanout" ? (options.minFanoutWrites ?? 0) : 0;
   let writes = 0;
   let failedWrites = 0;
-  let sequence = 0;
   const reporter = setInterval(() => {
     const seconds = (performance.now() - started) / 1000;
     progress(`  ${phase}: ${writes} writes in ${seconds.toFixed(0)} s (${(writes / seconds).toFixed(0)}/s)${delivered === undefined ? "" : `, ${delivered()} events delivered`}`);
   }, 5_000);
   const writer = async (index: number) => {
-    while ((performance.now() < end || writes < minWrites) && !aborted(options)) {
+    for (let turn = 0; (performance.now() < end || writes < minWrites) && !aborted(options); turn++) {
+      const name = `w${index}-${turn % KEYS_PER_WRITER}`;
+      const object = { apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data: { value } };
+      const update = written.has(name);
       const sentAt = performance.now();
-      const answer = await connection.json("POST", collection, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `${phase}-${index}-${sequence++}` }, data: { value } });
-      if (answer.status !== 201) {
+      const answer = update ? await connection.json("PUT", `${collection}/${name}`, object) : await connection.json("POST", collection, object);
+      if (answer.status === (update ? 200 : 201)) written.add(name);
+      else {
         failedWrites++;
         if (failedWrites === 1) progress(`  a write was answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 200)}`);
         continue;

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { loadChecks, mib } from "../../conformance/load/load-checks.ts";
 import { pausedConnectionBytes } from "../../conformance/load/socket-buffer-bound.ts";
 import { startServeProcess, type ServeProcess } from "../../conformance/load/serve-process.ts";
-import { runWatchLoad, type WatchLoadResult } from "../../conformance/load/watch-load-run.ts";
+import { KEYS_PER_WRITER, runWatchLoad, type WatchLoadResult } from "../../conformance/load/watch-load-run.ts";
 import type { LoadTarget } from "../../conformance/load/load-connection.ts";
 import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
@@ -13,6 +13,11 @@ import { parseFlags } from "../parse-flags.ts";
 const DEFAULTS = { watchers: 1000, paused: 3, writers: 16, duration: "60s", valueBytes: 100, minRateRatio: 0.5, maxMemoryMiB: 1024 } as const;
 // About what one ConfigMap event of the load takes on the wire besides its value (names, metadata).
 const EVENT_OVERHEAD_BYTES = 300;
+// The history the load's own embedded server keeps (serve --history, --compaction-interval): with the
+// default 5 minutes it would hold every version of a two-minute run, and its memory would grow with
+// the run's length (about 3 KiB resident per version). With 30 s it holds at most 45 s of writes
+// (30 s and one compaction interval), so its memory is bounded however long the run.
+const EMBEDDED_HISTORY = ["--history", "30s", "--compaction-interval", "15s"] as const;
 
 /** The load command. */
 export const loadCommand: CliCommand = {
@@ -25,10 +30,11 @@ export const loadCommand: CliCommand = {
     "",
     "Three phases in a namespace of its own (deleted at the end): the writers alone for --duration, the",
     "same writers with --watchers watchers reading every event and --paused-watchers that never read,",
-    "then the paused ones read again to see whether the server cut them off.",
+    `then the paused ones read again to see whether the server cut them off. Each writer updates ${KEYS_PER_WRITER}`,
+    "ConfigMaps of its own in turn (created by its first writes), so what the run stores is bounded.",
     "",
-    "  --server                   the server to load; default: `orb-harness serve --dialect kubernetes` in a",
-    "                             process of its own, stopped at the end",
+    "  --server                   the server to load; default: `orb-harness serve --dialect kubernetes",
+    "                             " + EMBEDDED_HISTORY.join(" ") + "` in a process of its own, stopped at the end",
     "  --token                    bearer token (needs to create namespaces and ConfigMaps, and get /metrics)",
     "  --certificate-authority    PEM file of the CA of the server's certificate",
     "  --insecure-skip-tls-verify do not verify the server's certificate",
@@ -75,7 +81,7 @@ export const loadCommand: CliCommand = {
     let target: LoadTarget;
     if (server === undefined) {
       output.out("starting the embedded server in a process of its own");
-      serve = await startServeProcess();
+      serve = await startServeProcess(EMBEDDED_HISTORY);
       target = { url: serve.url };
     } else {
       const caFile = values.get("certificate-authority") as string | undefined;
