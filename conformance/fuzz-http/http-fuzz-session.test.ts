@@ -4,7 +4,16 @@
  * replayed from the printed seed and path (what keeps the fuzzer honest).
  */
 import { describe, expect, it } from "vitest";
+import { describeRequest } from "../../sim/fuzz/http/fuzz-request.ts";
+import { campaignTraceHash, type Shard } from "../campaign/campaign.ts";
 import { runHttpFuzzSession } from "./http-fuzz-session.ts";
+
+/** A session of 4 blocks of 50 requests (or one shard of it): what it generated, and its records. */
+async function blocks(shard?: Shard) {
+  const requests: string[] = [];
+  const result = await runHttpFuzzSession({ seed: 21, requests: 200, requestsPerRun: 50, ...(shard !== undefined && { shard }), onExchange: (request) => requests.push(describeRequest(request)) });
+  return { requests, records: result.campaign!.records, findings: result.findings };
+}
 
 describe("fuzz --target http against the embedded server", () => {
   it("sends 300 requests with seed 1414 and finds nothing; the server still answers and the namespace is gone", async () => {
@@ -22,7 +31,7 @@ describe("fuzz --target http against the embedded server", () => {
 
   it("finds a dry-run create that is stored, shrinks it to one request, and replays it from the seed and path", async () => {
     const defects = new Set(["dry-run-persists"] as const);
-    const found = await runHttpFuzzSession({ seed: 7, requests: 1_500, embeddedDefects: defects, maxFindings: 1 });
+    const found = await runHttpFuzzSession({ seed: 1, requests: 1_500, embeddedDefects: defects, maxFindings: 1 });
     const [finding] = found.findings;
     expect(finding?.finding.rule).toBe("no-write-on-error");
     expect(finding?.finding.summary).toMatch(/^after a dry run the lane's \w+ changed: fz\d-[ab]$/);
@@ -38,4 +47,22 @@ describe("fuzz --target http against the embedded server", () => {
     expect(found.findings[0]?.finding.summary).toMatch(/^2\d\d application\/json: does not decode/);
     expect(found.findings[0]?.counterexample[0]).toMatch(/Accept: [^\]]*(yaml|protobuf)/);
   });
+
+  it("cuts its requests into blocks, and 4 shards send exactly the unsharded session's blocks, with its verdicts and trace hash", async () => {
+    const whole = await blocks();
+    const shards = [];
+    for (let index = 1; index <= 4; index++) shards.push(await blocks({ index, count: 4 }));
+    expect(whole.findings).toEqual([]);
+    expect(whole.records.map((record) => record.run)).toEqual([0, 1, 2, 3]);
+    expect(shards.map((shard) => shard.records.map((record) => record.run))).toEqual([[0], [1], [2], [3]]);
+    const identity = (record: (typeof whole.records)[number]) => ({ run: record.run, seed: record.seed, verdict: record.verdict, traceHash: record.traceHash });
+    const merged = shards.flatMap((shard) => shard.records).sort((a, b) => a.run - b.run);
+    expect(merged.map(identity)).toEqual(whole.records.map(identity));
+    expect(campaignTraceHash(merged)).toBe(campaignTraceHash(whole.records));
+    // Every request of the whole session, sent by exactly one shard; each block's requests differ from the others'.
+    expect(shards.flatMap((shard) => shard.requests).sort()).toEqual([...whole.requests].sort());
+    expect(new Set(whole.records.map((record) => record.traceHash)).size).toBe(4);
+    expect(whole.requests.length).toBeGreaterThanOrEqual(200);
+  });
 });
+

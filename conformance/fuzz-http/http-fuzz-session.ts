@@ -4,6 +4,10 @@
  * the end, also when the run fails), the engine of sim/fuzz/http/run-http-fuzz.ts, and the checks
  * at the end: /readyz still 200, and, for the embedded server, this process's memory before and
  * after.
+ *
+ * The requests are a campaign (conformance/campaign/): run r is a block of REQUESTS_PER_RUN
+ * requests generated from the run's own seed, so `--shard I/N` sends the blocks r with
+ * r % N = I - 1, and the shards of a session together send exactly its requests.
  */
 import { randomBytes } from "node:crypto";
 import { setFlagsFromString } from "node:v8";
@@ -13,7 +17,9 @@ import type { DefectName } from "../../sim/apiserver/defects.ts";
 import { bodyText, type Outcome } from "../../sim/fuzz/http/answer-oracle.ts";
 import { fuzzKinds } from "../../sim/fuzz/http/fuzz-kinds.ts";
 import type { FuzzTransport } from "../../sim/fuzz/http/fuzz-transport.ts";
-import { runHttpFuzz, type HttpFuzzOptions, type HttpFuzzResult, type ReportedFinding } from "../../sim/fuzz/http/run-http-fuzz.ts";
+import { createHttpFuzzer, type HttpFuzzBlock, type HttpFuzzer, type HttpFuzzOptions, type ReportedFinding } from "../../sim/fuzz/http/run-http-fuzz.ts";
+import type { CampaignResults, Shard } from "../campaign/campaign.ts";
+import { runCampaign, type CampaignRunVerdict } from "../campaign/run-campaign.ts";
 import type { FuzzTally } from "../../sim/fuzz/http/fuzz-tally.ts";
 import { foreignContinueToken, startEmbeddedFuzzServer } from "./embedded-fuzz-server.ts";
 import { socketTransport } from "./socket-transport.ts";
@@ -26,10 +32,23 @@ export interface RemoteServer {
   readonly ca?: string;
 }
 
+/** Generated requests in one run (block) of a session's campaign. */
+export const REQUESTS_PER_RUN = 1_000;
+
 /** How to run a session. */
 export interface HttpFuzzSessionOptions {
+  /** The campaign's seed (with `replayPath`: the seed printed with the finding). */
   readonly seed: number;
+  /** Generated requests of the whole campaign (every shard's). */
   readonly requests: number;
+  /** Generated requests per block (default REQUESTS_PER_RUN; smaller in tests). */
+  readonly requestsPerRun?: number;
+  /** Send only this shard's blocks. */
+  readonly shard?: Shard;
+  /** The command that replays a finding, for the run records. */
+  readonly replayCommand?: (finding: ReportedFinding) => string;
+  /** Stops the campaign between blocks (Ctrl-C). */
+  readonly signal?: AbortSignal;
   /** The server to fuzz; the embedded one when absent. */
   readonly server?: RemoteServer;
   readonly replayPath?: string;
@@ -51,7 +70,11 @@ export interface MemoryFigures {
 }
 
 /** What a session found. */
-export interface HttpFuzzSessionResult extends HttpFuzzResult {
+export interface HttpFuzzSessionResult {
+  readonly tally: FuzzTally;
+  readonly findings: readonly ReportedFinding[];
+  /** The blocks as a campaign's runs (none for a replay). */
+  readonly campaign?: CampaignResults;
   readonly namespace: string;
   readonly dialect: Dialect;
   readonly elapsedMs: number;
@@ -82,26 +105,28 @@ export async function runHttpFuzzSession(options: HttpFuzzSessionOptions): Promi
     const session = { namespace, continueToken: await continueToken(transport, namespace), foreignContinueToken: await foreignContinueToken() };
     options.onStart?.({ url: server.url, namespace, dialect, embedded: embedded !== undefined });
     const before = embedded === undefined ? undefined : memory();
-    const result = await runHttpFuzz({
-      seed: options.seed,
-      requests: options.requests,
+    const fuzzer = createHttpFuzzer({
       target: embedded === undefined ? "remote" : "embedded",
       dialect,
       transport,
       session,
-      ...(options.replayPath !== undefined && { replayPath: options.replayPath }),
       ...(options.maxFindings !== undefined && { maxFindings: options.maxFindings }),
       onProgress: (tally) => options.onProgress?.(tally, performance.now() - started),
       ...(options.onFinding !== undefined && { onFinding: options.onFinding }),
       ...(options.onExchange !== undefined && { onExchange: options.onExchange }),
       ...(options.shrink !== undefined && { shrink: options.shrink }),
     });
+    let campaign: CampaignResults | undefined;
+    if (options.replayPath !== undefined) await fuzzer.replay(options.seed, options.replayPath);
+    else campaign = await runBlocks(fuzzer, options, embedded === undefined ? server.url : "embedded");
     const readyz = await transport.send({ method: "GET", target: "/readyz", headers: [] }, { streaming: false, expectsNoAnswer: false });
     const after = embedded === undefined ? undefined : memory();
     const cleanedUp = await deleteNamespace(transport, namespace, dialect);
     created = false;
     return {
-      ...result,
+      tally: fuzzer.tally,
+      findings: fuzzer.findings,
+      ...(campaign !== undefined && { campaign }),
       namespace,
       dialect,
       elapsedMs: performance.now() - started,
@@ -113,6 +138,54 @@ export async function runHttpFuzzSession(options: HttpFuzzSessionOptions): Promi
     if (created) await deleteNamespace(transport, namespace, dialects[0]!).catch(() => false);
     await embedded?.close();
   }
+}
+
+/** The session's blocks as a campaign: run r sends its share of the requests from the run's seed; it stops once the findings are full. */
+async function runBlocks(fuzzer: HttpFuzzer, options: HttpFuzzSessionOptions, target: string): Promise<CampaignResults> {
+  const perRun = options.requestsPerRun ?? REQUESTS_PER_RUN;
+  const full = new AbortController();
+  const stop = () => full.abort();
+  options.signal?.addEventListener("abort", stop);
+  try {
+    return await runCampaign(
+      {
+        command: "fuzz --target http",
+        target,
+        // Shards of one campaign agree on its size and on how it is cut into blocks.
+        options: `--runs ${options.requests} (blocks of ${perRun})`,
+        campaignSeed: options.seed,
+        runs: Math.ceil(options.requests / perRun),
+        shard: options.shard,
+      },
+      async (run, seed) => {
+        const block = await fuzzer.runBlock(seed, Math.min(perRun, options.requests - run * perRun));
+        if (fuzzer.full) full.abort();
+        return blockVerdict(block, fuzzer.findings, options.replayCommand);
+      },
+      { signal: full.signal },
+    );
+  } finally {
+    options.signal?.removeEventListener("abort", stop);
+  }
+}
+
+/** A block's record: failed when any finding occurred in it, named with the command that replays the first. */
+function blockVerdict(block: HttpFuzzBlock, findings: readonly ReportedFinding[], replayCommand: ((finding: ReportedFinding) => string) | undefined): CampaignRunVerdict {
+  if (block.occurred.length === 0) return { verdict: "passed", traceHash: block.traceHash };
+  const counts = new Map<string, number>();
+  for (const signature of block.occurred) counts.set(signature, (counts.get(signature) ?? 0) + 1);
+  const summary = [...counts].map(([signature, count]) => {
+    const finding = findings.find((known) => known.finding.signature === signature);
+    return `${count}× ${finding === undefined ? signature : `${finding.finding.rule}: ${finding.finding.summary}`}`;
+  });
+  // The block's own first finding, else the earlier one it repeated: either replays the broken rule.
+  const first = block.findings[0] ?? findings.find((known) => known.finding.signature === block.occurred[0]);
+  return {
+    verdict: "failed",
+    traceHash: block.traceHash,
+    summary: summary.join("\n"),
+    ...(first !== undefined && replayCommand !== undefined && { replayCommand: replayCommand(first) }),
+  };
 }
 
 /** This process's memory after a full collection, so the figures show what is kept, not garbage. */

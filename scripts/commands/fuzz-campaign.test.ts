@@ -86,8 +86,7 @@ describe("fuzz campaign flags", () => {
     [["--target", "store", "--seed", "1", "--shard", "0/4"], /--shard must be I\/N with 1 ≤ I ≤ N \(as 2\/4\), got "0\/4"/],
     [["--target", "store", "--seed", "1", "--shard", "two"], /--shard must be I\/N/],
     [["--target", "store", "--shard", "1/4"], /--shard needs --seed/],
-    [["--target", "http", "--seed", "1", "--shard", "1/4"], /--shard does not apply to --target http: it is one session/],
-    [["--target", "http", "--report-dir", "x"], /--report-dir applies to campaigns/],
+    [["--target", "http", "--shard", "1/4"], /--shard needs --seed/],
     [["--target", "store", "--seed", "1", "--property", "watch/no-gap", "--replay", "0:1", "--shard", "1/2"], /--shard does not go with --replay/],
     [["--target", "node-eviction", "--seed", "1", "--replay", "0:1", "--report-dir", "x"], /--report-dir does not go with --replay/],
   ])("exits 2 for %j, naming the problem", async (args, message) => {

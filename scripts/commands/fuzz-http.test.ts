@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startEmbeddedFuzzServer } from "../../conformance/fuzz-http/embedded-fuzz-server.ts";
 import { main } from "../cli.ts";
@@ -26,6 +29,10 @@ describe("orb-harness fuzz --target http", () => {
       [["--faults", "pauses"], /--faults applies to --target leader-election and node-eviction/],
       [["--server", "https://127.0.0.1:1", "--certificate-authority", "/no/such/ca.crt"], /--certificate-authority: cannot read \/no\/such\/ca\.crt: ENOENT/],
       [["--runs", "0"], /--runs must be at least 1/],
+      [["--shard", "1/2"], /--shard needs --seed/],
+      [["--seed", "1", "--shard", "3/2"], /--shard must be I\/N with 1 ≤ I ≤ N/],
+      [["--seed", "1", "--replay", "0:1", "--shard", "1/2"], /--shard does not go with --replay/],
+      [["--seed", "1", "--replay", "0:1", "--report-dir", "x"], /--report-dir does not go with --replay/],
     ];
     for (const [flags, message] of cases) {
       const { code, err } = await run("fuzz", "--target", "http", ...flags);
@@ -55,10 +62,28 @@ describe("orb-harness fuzz --target http", () => {
     expect(lines.at(-1)).toMatch(/^http fuzz: \d+ requests, 0 findings$/);
   });
 
+  it("sends one shard's blocks, prints the campaign's rate and trace hash, and writes its report directory", async () => {
+    const reportDir = mkdtempSync(join(tmpdir(), "orb-fuzz-http-"));
+    try {
+      const { code, lines } = await run("fuzz", "--target", "http", "--runs", "1500", "--seed", "5", "--shard", "2/2", "--report-dir", reportDir);
+      expect(code, lines.join("\n")).toBe(0);
+      expect(lines[0]).toBe("fuzzing http: seed 5, 1500 requests, 8 in flight, shard 2/2: 1 of 2 runs of 1000 requests");
+      const text = lines.join("\n");
+      expect(text).toMatch(/^1 runs in [\d.]+ s \([\d.]+ runs\/s\)$/m);
+      expect(text).toMatch(/^trace-hash: [0-9a-f]{64}$/m);
+      expect(lines.at(-1)).toMatch(/^http fuzz: (5\d\d) requests, 0 findings$/);
+      const results = JSON.parse(readFileSync(join(reportDir, "results.json"), "utf8"));
+      expect(results).toMatchObject({ command: "fuzz --target http", target: "embedded", options: "--runs 1500 (blocks of 1000)", campaignSeed: 5, runs: 2, shard: { index: 2, count: 2 } });
+      expect(results.records.map((record: { run: number; verdict: string }) => [record.run, record.verdict])).toEqual([[1, "passed"]]);
+    } finally {
+      rmSync(reportDir, { recursive: true, force: true });
+    }
+  });
+
   it("exits 1 on a finding against --server, prints progress and a replay command that keeps the token out", async () => {
     const server = await startEmbeddedFuzzServer(new Set(["dry-run-persists"]));
     try {
-      const { code, lines } = await run("fuzz", "--target", "http", "--server", server.url, "--token", server.token, "--runs", "1100", "--seed", "7");
+      const { code, lines } = await run("fuzz", "--target", "http", "--server", server.url, "--token", server.token, "--runs", "1100", "--seed", "1");
       const text = lines.join("\n");
       expect(code, text.slice(-2_000)).toBe(1);
       expect(text).toMatch(/^FINDING no-write-on-error: after a dry run the lane's \w+ changed: fz\d-[ab]$/m);

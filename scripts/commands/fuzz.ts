@@ -6,15 +6,15 @@ import { controlPlaneCampaignRun, controlPlaneRunVerdict, formatFuzzOutcome, run
 import { LANE_COUNT } from "../../sim/fuzz/http/fuzz-request.ts";
 import { campaignTraceHash, parseShard, type CampaignResults, type Shard } from "../../conformance/campaign/campaign.ts";
 import { runCampaign } from "../../conformance/campaign/run-campaign.ts";
-import { findingLines, progressLine, runFailed, summaryLines } from "../../conformance/fuzz-http/fuzz-report.ts";
-import { runHttpFuzzSession, SessionError } from "../../conformance/fuzz-http/http-fuzz-session.ts";
+import { findingLines, progressLine, replayCommand, runFailed, summaryLines } from "../../conformance/fuzz-http/fuzz-report.ts";
+import { REQUESTS_PER_RUN, runHttpFuzzSession, SessionError } from "../../conformance/fuzz-http/http-fuzz-session.ts";
 import { CAMPAIGN_REPORT_FILES, writeCampaignReports } from "../../reports/campaign-reports.ts";
 import { campaignRateLine, runListText, shardScopeText } from "../../reports/campaign-text.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
 import { listDefects, plantedDefects } from "../defect-flags.ts";
 import { parseFlags, type FlagSpec, type ParsedFlags } from "../parse-flags.ts";
 import { TARGET_FLAGS, targetChoice, withKubeAssetsDefault } from "../target-flags.ts";
-import { INTERRUPTED_EXIT } from "../interrupt.ts";
+import { holdInterrupt, INTERRUPTED_EXIT } from "../interrupt.ts";
 import { fuzzApiCampaign } from "./fuzz-api.ts";
 
 const TARGETS = ["store", "leader-election", "node-eviction", "http", "api"] as const;
@@ -46,7 +46,8 @@ export const fuzzCommand: CliCommand = {
     "usage: orb-harness fuzz --target store [--seed S] [--runs N] [--shard I/N] [--report-dir DIR] [--property ID]",
     "       orb-harness fuzz --target leader-election|node-eviction [--faults pauses|drift|partitions|crashes|all] [--seed S] [--runs N] [--shard I/N] [--report-dir DIR]",
     "       orb-harness fuzz --target store|leader-election|node-eviction --seed S --replay PATH [--property ID] [--faults ...]",
-    "       orb-harness fuzz --target http [--server URL [--token T] [--certificate-authority FILE]] [--seed S] [--runs N] [--replay PATH]",
+    "       orb-harness fuzz --target http [--server URL [--token T] [--certificate-authority FILE]] [--seed S] [--runs N]",
+    "                    [--shard I/N] [--report-dir DIR] | --seed S --replay PATH",
     "       orb-harness fuzz --target api [--server URL … | --kubeconfig FILE | --kube-assets [DIR] [--kube-profile P] | --defect NAME …]",
     "                    [--seed S] [--runs N] [--shard I/N] [--report-dir DIR] | --seed S --replay PATH",
     "",
@@ -75,7 +76,8 @@ export const fuzzCommand: CliCommand = {
     "its own (created first, deleted last); every answer must come, be no 5xx but the documented ones,",
     "and, for an error, be a Status with its own code; an error must change nothing. It prints",
     "progress every 1,000 requests, each finding shrunk with its replay command, the counts, and",
-    "`http fuzz: N requests, M findings` last. It is one session, not a campaign: no --shard.",
+    "`http fuzz: N requests, M findings` last. Its requests are a campaign of blocks of " + REQUESTS_PER_RUN.toLocaleString("en-US") + ", each",
+    "generated from its own seed: --shard I/N sends every Nth block, and --report-dir reports them.",
     "--target api runs generated sequences of API operations (writes with and without preconditions,",
     "finalizers, dry runs, gets and lists in every representation, paged lists, watches that resume,",
     "waits past expiry, steps sent at once) on the target and on the model (the embedded server in",
@@ -117,10 +119,12 @@ export const fuzzCommand: CliCommand = {
     if (target === "http") {
       if (property !== undefined) throw new UsageError("--property applies to --target store");
       if (faults !== undefined) throw new UsageError("--faults applies to --target leader-election and node-eviction");
-      // One session: its requests share a seed stream, 8 lanes and one namespace, so its runs are not independent.
-      if (values.has("shard")) throw new UsageError("--shard does not apply to --target http: it is one session whose requests share one seed and one namespace, not a campaign of independent runs; to fuzz from several machines, give each its own --seed");
-      if (values.has("report-dir")) throw new UsageError("--report-dir applies to campaigns (store, leader-election, node-eviction); --target http prints its findings");
-      return fuzzHttp(seed, (values.get("runs") as number | undefined) ?? DEFAULT_HTTP_REQUESTS, remote, replayPath, output);
+      const requests = (values.get("runs") as number | undefined) ?? DEFAULT_HTTP_REQUESTS;
+      if (replayPath !== undefined) {
+        const campaignFlag = ["shard", "report-dir"].find((name) => values.has(name));
+        if (campaignFlag !== undefined) throw new UsageError(`--${campaignFlag} does not go with --replay, which reruns one finding from the seed and path printed with it`);
+      }
+      return fuzzHttp(campaignFlags(flags, seed, requests), remote, replayPath, output);
     }
     if (target !== "store" && property !== undefined) throw new UsageError("--property applies to --target store");
     if (target === "store" && faults !== undefined) throw new UsageError("--faults applies to --target leader-election and node-eviction");
@@ -280,10 +284,9 @@ function faultClasses(faults: string | undefined): FaultClass[] {
   return classes;
 }
 
-// `fuzz --target http`: the session (conformance/fuzz-http/) and its report.
+// `fuzz --target http`: the session (conformance/fuzz-http/) and its report; its blocks of requests are a campaign.
 async function fuzzHttp(
-  seed: number,
-  requests: number,
+  campaign: CampaignFlags,
   remote: { readonly server: string | undefined; readonly token: string | undefined; readonly ca: string | undefined },
   replayPath: string | undefined,
   output: CliOutput,
@@ -300,14 +303,20 @@ async function fuzzHttp(
   }
   const server = remote.server?.replace(/\/+$/, "");
   const target = { ...(server !== undefined && { server }), hasToken: remote.token !== undefined, hasCertificateAuthority: ca !== undefined };
-  output.out(`fuzzing http: seed ${seed}, ${replayPath === undefined ? `${requests} requests` : `replaying ${replayPath}`}, ${LANE_COUNT} in flight`);
+  const { seed, runs: requests, shard } = campaign;
+  const scope = shardScopeText(Math.ceil(requests / REQUESTS_PER_RUN), shard).replace(/ runs$/, ` runs of ${REQUESTS_PER_RUN} requests`);
+  output.out(`fuzzing http: seed ${seed}, ${replayPath === undefined ? `${requests} requests` : `replaying ${replayPath}`}, ${LANE_COUNT} in flight${scope}`);
+  const interrupt = holdInterrupt(output, "interrupted: finishing the block of requests under way, then deleting the namespace and writing the reports (Ctrl-C again to quit at once)");
   let result;
   try {
     result = await runHttpFuzzSession({
       seed,
       requests,
+      ...(shard !== undefined && { shard }),
       ...(server !== undefined && { server: { url: server, ...(remote.token !== undefined && { token: remote.token }), ...(ca !== undefined && { ca }) } }),
       ...(replayPath !== undefined && { replayPath }),
+      replayCommand: (finding) => replayCommand(finding, target),
+      signal: interrupt.signal,
       onStart: ({ url, namespace, dialect, embedded }) => output.out(`${embedded ? "embedded server" : "server"} ${url} (dialect ${dialect.name}), namespace ${namespace}`),
       onProgress: (tally, elapsedMs) => output.out(progressLine(tally, elapsedMs)),
       onFinding: (finding) => findingLines(finding, target).forEach((line) => output.out(line)),
@@ -316,8 +325,20 @@ async function fuzzHttp(
     if (!(error instanceof SessionError)) throw error;
     output.err(`orb-harness fuzz: ${error.message}`);
     return 2;
+  } finally {
+    interrupt.release();
   }
-  summaryLines(result).forEach((line) => output.out(line));
+  const lines = summaryLines(result);
+  // `http fuzz: N requests, M findings` stays last, after the campaign's lines.
+  const last = lines.pop()!;
+  lines.forEach((line) => output.out(line));
+  if (result.campaign !== undefined) {
+    if (campaign.reportDir !== undefined) output.out(`reports: ${(await writeCampaignReports(campaign.reportDir, result.campaign, { env: process.env })).join(", ")}`);
+    output.out(campaignRateLine(result.campaign));
+    output.out(`trace-hash: ${campaignTraceHash(result.campaign.records)}`);
+  }
+  output.out(last);
+  if (interrupt.signal.aborted) return INTERRUPTED_EXIT;
   return runFailed(result) ? 1 : 0;
 }
 

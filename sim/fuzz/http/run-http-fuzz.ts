@@ -2,13 +2,15 @@
  * The HTTP fuzzer's engine (`orb-harness fuzz --target http`): fast-check draws batches of
  * LANE_COUNT requests, one per lane, sent at once (so up to LANE_COUNT are in flight); each answer
  * is judged (answer-oracle.ts) and each write checked against the lane's objects before and after
- * (lane-objects.ts). A new finding fails the run: fast-check shrinks the batch, the finding is
- * reported with its replay path, and fuzzing resumes under a seed derived from the session seed
- * (a "segment"), until the requests are spent or too many findings are in. A finding seen before
- * is counted, not shrunk again.
+ * (lane-objects.ts). Requests come in blocks, each generated from a seed of its own (a campaign
+ * makes each block a run, so shards can split them). A new finding fails the fast-check run: it
+ * shrinks the batch, the finding is reported with its replay path, and the block resumes under a
+ * seed derived from its own (a "segment"), until its requests are spent or too many findings are
+ * in. A finding seen before, in any block, is counted, not shrunk again.
  *
  * The network is a parameter (FuzzTransport), so this file keeps sim/'s determinism contract.
  */
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import type { Dialect } from "../../../spec/dialects.ts";
 import { judgeAnswer, type Finding, type Outcome } from "./answer-oracle.ts";
@@ -29,19 +31,13 @@ export interface SessionValues {
   readonly foreignContinueToken: string;
 }
 
-/** How to fuzz. */
+/** How to fuzz: the server, the session and what to tell the caller. */
 export interface HttpFuzzOptions {
-  /** The session seed (32-bit integer). */
-  readonly seed: number;
-  /** Generated requests to send (shrinking adds more). */
-  readonly requests: number;
   readonly target: TargetKind;
   readonly dialect: Dialect;
   readonly transport: FuzzTransport;
   readonly session: SessionValues;
-  /** Replay one failure: the fast-check path printed with it, under the seed printed with it. */
-  readonly replayPath?: string;
-  /** Stop after this many distinct findings (default 20). */
+  /** Stop shrinking new findings after this many distinct ones (default 20): `full` turns true. */
   readonly maxFindings?: number;
   /** Told every `progressEvery` generated requests (default 1000). */
   readonly onProgress?: (tally: FuzzTally) => void;
@@ -71,10 +67,33 @@ export interface ReportedFinding {
   readonly replayPath: string;
 }
 
-/** A run's outcome. */
-export interface HttpFuzzResult {
-  readonly tally: FuzzTally;
+/** What one block of requests came to. */
+export interface HttpFuzzBlock {
+  /** Generated requests sent in the block, shrinking included. */
+  readonly requests: number;
+  /** Findings first seen in this block, shrunk. */
   readonly findings: readonly ReportedFinding[];
+  /** The signature of every finding that occurred in the block, repeats of earlier ones included. */
+  readonly occurred: readonly string[];
+  /**
+   * SHA-256 over the requests the block generated, in order and with their placeholders unfilled,
+   * and the signatures that occurred: what the block did. Not its answers: those depend on what
+   * the blocks before it left in the lanes, which differs from shard to shard.
+   */
+  readonly traceHash: string;
+}
+
+/** A fuzzer bound to one server and session: its lanes, tally and known findings last across blocks. */
+export interface HttpFuzzer {
+  readonly tally: FuzzTally;
+  /** Every distinct finding so far, shrunk. */
+  readonly findings: readonly ReportedFinding[];
+  /** Whether `maxFindings` distinct findings are in: a campaign stops here. */
+  readonly full: boolean;
+  /** Sends at least `requests` requests generated from `seed` (more when shrinking). */
+  runBlock(seed: number, requests: number): Promise<HttpFuzzBlock>;
+  /** Replays one failure: the seed and fast-check path printed with it. */
+  replay(seed: number, path: string): Promise<HttpFuzzBlock>;
 }
 
 /** Thrown inside the property when a request breaks a rule no earlier finding covers. */
@@ -93,8 +112,8 @@ export function segmentSeed(seed: number, index: number): number {
   return index === 0 ? seed : (seed ^ Math.imul(index, 0x9e3779b1)) | 0;
 }
 
-/** Runs the fuzzer. */
-export async function runHttpFuzz(options: HttpFuzzOptions): Promise<HttpFuzzResult> {
+/** A fuzzer for `options`'s server and session. */
+export function createHttpFuzzer(options: HttpFuzzOptions): HttpFuzzer {
   const tally = new FuzzTally();
   const kinds = new Map(fuzzKinds(options.dialect).map((kind) => [kind.resource, kind]));
   const lanes = Array.from({ length: LANE_COUNT }, (_, lane) => new LaneObjects(lane, options.transport, placeholderValues(options.session, undefined, undefined)));
@@ -103,8 +122,11 @@ export async function runHttpFuzz(options: HttpFuzzOptions): Promise<HttpFuzzRes
   const findings: ReportedFinding[] = [];
   const progressEvery = options.progressEvery ?? 1_000;
   let nextProgress = progressEvery;
+  // The block under way: what it sent and what occurred in it.
+  let block = { requests: 0, findings: [] as ReportedFinding[], occurred: [] as string[], trace: createHash("sha256") };
 
   const exchange = async (request: FuzzRequest): Promise<void> => {
+    block.trace.update(`${describeRequest(request)}\n`);
     const lane = lanes[request.lane]!;
     const helpersBefore = lane.helperRequests;
     try {
@@ -115,6 +137,7 @@ export async function runHttpFuzz(options: HttpFuzzOptions): Promise<HttpFuzzRes
       // Whatever the answer, the lane's list is stale until checkWrite lists again.
       if (writes) lane.forget(kind!);
       tally.requests++;
+      block.requests++;
       options.onExchange?.(request, outcome);
       tally.countAnswer(outcome.kind === "answer" ? outcome.status : undefined);
       const judgement = judgeAnswer(request, outcome, options.target);
@@ -142,13 +165,16 @@ export async function runHttpFuzz(options: HttpFuzzOptions): Promise<HttpFuzzRes
   const report = (finding: Finding, request: FuzzRequest, answer: string) => {
     if (known.has(finding.signature)) {
       tally.countFinding(finding.signature);
+      block.occurred.push(finding.signature);
       return;
     }
     if (options.shrink !== false) throw new FindingError(finding, request, answer);
     known.add(finding.signature);
     tally.countFinding(finding.signature);
-    const reported = { finding, request: describeRequest(request), answer, counterexample: [describeRequest(request)], shrinks: 0, seed: options.seed, replayPath: "" };
+    block.occurred.push(finding.signature);
+    const reported = { finding, request: describeRequest(request), answer, counterexample: [describeRequest(request)], shrinks: 0, seed: checkSeed, replayPath: "" };
     findings.push(reported);
+    block.findings.push(reported);
     options.onFinding?.(reported);
   };
 
@@ -182,34 +208,58 @@ export async function runHttpFuzz(options: HttpFuzzOptions): Promise<HttpFuzzRes
   });
 
   const maxFindings = options.maxFindings ?? 20;
-  for (let index = 0; tally.requests < options.requests && findings.length < maxFindings; index++) {
-    const seed = options.replayPath === undefined ? segmentSeed(options.seed, index) : options.seed;
-    const remaining = options.requests - tally.requests;
-    const details = await fc.check(property, {
+  // The seed of the fast-check run under way: what a finding's replay command names.
+  let checkSeed = 0;
+
+  // One fast-check run of `numRuns` batches from `seed` (or the replay of one path); a new finding ends it, shrunk.
+  const check = async (seed: number, numRuns: number, path?: string) => {
+    checkSeed = seed;
+    const details = await fc.check(property, { seed, numRuns, ...(path !== undefined && { path, endOnFailure: true }) });
+    if (!details.failed) return;
+    const error = details.errorInstance;
+    if (!(error instanceof FindingError)) throw new Error(`http fuzz: the harness failed: ${error instanceof Error ? error.stack : String(error)}`);
+    known.add(error.finding.signature);
+    tally.countFinding(error.finding.signature);
+    block.occurred.push(error.finding.signature);
+    const reported: ReportedFinding = {
+      finding: error.finding,
+      request: describeRequest(error.request),
+      answer: error.answer,
+      counterexample: ((details.counterexample?.[0] ?? []) as Array<FuzzRequest | undefined>).filter((request) => request !== undefined).map(describeRequest),
+      shrinks: details.numShrinks,
       seed,
-      numRuns: options.replayPath === undefined ? Math.max(1, Math.ceil(remaining / LANE_COUNT)) : 1,
-      ...(options.replayPath !== undefined && { path: options.replayPath, endOnFailure: true }),
-    });
-    if (details.failed) {
-      const error = details.errorInstance;
-      if (!(error instanceof FindingError)) throw new Error(`http fuzz: the harness failed: ${error instanceof Error ? error.stack : String(error)}`);
-      known.add(error.finding.signature);
-      tally.countFinding(error.finding.signature);
-      const reported: ReportedFinding = {
-        finding: error.finding,
-        request: describeRequest(error.request),
-        answer: error.answer,
-        counterexample: ((details.counterexample?.[0] ?? []) as Array<FuzzRequest | undefined>).filter((request) => request !== undefined).map(describeRequest),
-        shrinks: details.numShrinks,
-        seed,
-        replayPath: details.counterexamplePath ?? "",
-      };
-      findings.push(reported);
-      options.onFinding?.(reported);
-    }
-    if (options.replayPath !== undefined) break;
-  }
-  return { tally, findings };
+      replayPath: details.counterexamplePath ?? "",
+    };
+    findings.push(reported);
+    block.findings.push(reported);
+    options.onFinding?.(reported);
+  };
+
+  const finishBlock = (): HttpFuzzBlock => {
+    const done = block;
+    block = { requests: 0, findings: [], occurred: [], trace: createHash("sha256") };
+    for (const signature of done.occurred) done.trace.update(`finding ${signature}\n`);
+    return { requests: done.requests, findings: done.findings, occurred: done.occurred, traceHash: done.trace.digest("hex") };
+  };
+
+  return {
+    tally,
+    findings,
+    get full() {
+      return findings.length >= maxFindings;
+    },
+    // After a new finding the block goes on under a seed derived from its own (a "segment"), until its requests are sent.
+    async runBlock(seed, requests) {
+      for (let index = 0; block.requests < requests && findings.length < maxFindings; index++) {
+        await check(segmentSeed(seed, index), Math.max(1, Math.ceil((requests - block.requests) / LANE_COUNT)));
+      }
+      return finishBlock();
+    },
+    async replay(seed, path) {
+      await check(seed, 1, path);
+      return finishBlock();
+    },
+  };
 }
 
 /** Sends one generated request, its placeholders filled for its lane's object. */
