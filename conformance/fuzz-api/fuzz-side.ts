@@ -496,7 +496,12 @@ export class FuzzSide {
         ? undefined
         : (ending: "server-closed" | "client-closed" | "connection-lost" | "run-ended") =>
             this.recorder!.record({ ...historyBase, endMs: this.recordedNow(), opened: { type: "ok" }, events: [...recorded], ending });
+    // Two watches of one client sent at once both found no watch to replace: the one opened last
+    // replaces the other here, which must still be closed (on a real server it stayed open, and
+    // kept the campaign's process from exiting).
+    const replaced = memory.watch;
     memory.watch = { control, events, recorded, ended, record, compared };
+    if (replaced !== undefined) await this.closeWatch(replaced, "client-closed");
     return { kind: "watch-opened", code: 200, reason: "" };
   }
 
@@ -504,6 +509,10 @@ export class FuzzSide {
     const watch = memory.watch;
     if (watch === undefined) return;
     memory.watch = undefined;
+    await this.closeWatch(watch, ending);
+  }
+
+  private async closeWatch(watch: OpenWatch, ending: "client-closed" | "run-ended"): Promise<void> {
     await this.server.flush();
     const endedBefore = await Promise.race([watch.ended, Promise.resolve("open" as const)]);
     watch.control.abort();

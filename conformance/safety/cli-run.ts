@@ -1,7 +1,7 @@
 /**
- * `orb-harness conformance` run as a user runs it: a child process (`node --import tsx
- * scripts/cli.ts conformance …`), its stdout and stderr captured whole, so the safety tests see
- * every byte the command prints and can send it signals (Ctrl-C) at chosen moments.
+ * `orb-harness` run as a user runs it: a child process (`node --import tsx scripts/cli.ts …`), its
+ * stdout and stderr captured whole, so the safety tests see every byte the command prints, can
+ * send it signals (Ctrl-C) at chosen moments, and see whether it exits by itself.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -29,7 +29,12 @@ export interface CliRunOptions {
 
 /** Runs `orb-harness conformance …args` to its end. */
 export function runConformanceCli(args: readonly string[], options: CliRunOptions = {}): Promise<CliRun> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "conformance", ...args], {
+  return runCli(["conformance", ...args], options);
+}
+
+/** Runs `orb-harness …args` to its end. */
+export function runCli(args: readonly string[], options: CliRunOptions = {}): Promise<CliRun> {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
     cwd: REPO,
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
