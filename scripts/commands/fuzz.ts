@@ -332,11 +332,7 @@ async function fuzzHttp(
   // `http fuzz: N requests, M findings` stays last, after the campaign's lines.
   const last = lines.pop()!;
   lines.forEach((line) => output.out(line));
-  if (result.campaign !== undefined) {
-    if (campaign.reportDir !== undefined) output.out(`reports: ${(await writeCampaignReports(campaign.reportDir, result.campaign, { env: process.env })).join(", ")}`);
-    output.out(campaignRateLine(result.campaign));
-    output.out(`trace-hash: ${campaignTraceHash(result.campaign.records)}`);
-  }
+  if (result.campaign !== undefined) await finishCampaign(result.campaign, campaign.reportDir, output);
   output.out(last);
   if (interrupt.signal.aborted) return INTERRUPTED_EXIT;
   return runFailed(result) ? 1 : 0;

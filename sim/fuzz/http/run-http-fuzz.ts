@@ -124,6 +124,8 @@ export function createHttpFuzzer(options: HttpFuzzOptions): HttpFuzzer {
   let nextProgress = progressEvery;
   // The block under way: what it sent and what occurred in it.
   let block = { requests: 0, findings: [] as ReportedFinding[], occurred: [] as string[], trace: createHash("sha256") };
+  // The seed of the fast-check run under way: what a finding's replay command names.
+  let checkSeed = 0;
 
   const exchange = async (request: FuzzRequest): Promise<void> => {
     block.trace.update(`${describeRequest(request)}\n`);
@@ -208,8 +210,6 @@ export function createHttpFuzzer(options: HttpFuzzOptions): HttpFuzzer {
   });
 
   const maxFindings = options.maxFindings ?? 20;
-  // The seed of the fast-check run under way: what a finding's replay command names.
-  let checkSeed = 0;
 
   // One fast-check run of `numRuns` batches from `seed` (or the replay of one path); a new finding ends it, shrunk.
   const check = async (seed: number, numRuns: number, path?: string) => {
