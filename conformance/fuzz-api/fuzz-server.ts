@@ -9,11 +9,9 @@
  * exact: the same program always meets the same server.
  */
 import type { Dialect } from "../../spec/dialects.ts";
-import { ApiServer } from "../../sim/apiserver/api-server.ts";
 import type { DefectName } from "../../sim/apiserver/defects.ts";
-import { Simulation } from "../../sim/kernel/simulation.ts";
 import type { Identity } from "../targets/target.ts";
-import { VIRTUAL_TIME_WINDOWS } from "../targets/embedded-target.ts";
+import { virtualTimeApiServer } from "../targets/embedded-target.ts";
 
 /** How long a request may take on a real server before its answer counts as missing. */
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -48,16 +46,7 @@ export interface FuzzServer {
 
 /** The embedded server in virtual time, its windows short (VIRTUAL_TIME_WINDOWS): the model, or the target with defects. */
 export function virtualFuzzServer(dialect: Dialect, seed: string, defects: ReadonlySet<DefectName>): FuzzServer {
-  const sim = new Simulation({ seed });
-  const server = new ApiServer({
-    clock: sim,
-    rng: sim.rng.fork("server"),
-    tokenKey: sim.rng.fork("token").bytes(32),
-    dialect,
-    build: { platform: "linux/amd64" },
-    defects,
-    ...VIRTUAL_TIME_WINDOWS,
-  });
+  const { sim, server } = virtualTimeApiServer(dialect, seed, defects);
   const flush = async () => {
     // Streams read in other promise chains: a few turns of the event loop let them catch up.
     for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));

@@ -137,7 +137,11 @@ export async function startEmbeddedTarget(dialect: Dialect, options: EmbeddedTar
   };
 }
 
-function virtualTimeServer(dialect: Dialect, seed: string, auth: AuthConfig, defects: ReadonlySet<DefectName>): VirtualTimeServer {
+/**
+ * An ApiServer on a simulation of its own, seeded `seed`, with the short VIRTUAL_TIME_WINDOWS: the
+ * conformance target's virtual-time server, and the model (and embedded target) of `fuzz --target api`.
+ */
+export function virtualTimeApiServer(dialect: Dialect, seed: string, defects: ReadonlySet<DefectName>, auth?: AuthConfig): { readonly sim: Simulation; readonly server: ApiServer } {
   const sim = new Simulation({ seed });
   const server = new ApiServer({
     clock: sim,
@@ -145,10 +149,15 @@ function virtualTimeServer(dialect: Dialect, seed: string, auth: AuthConfig, def
     tokenKey: sim.rng.fork("token").bytes(32),
     dialect,
     build: BUILD,
-    auth,
+    ...(auth !== undefined && { auth }),
     defects,
     ...VIRTUAL_TIME_WINDOWS,
   });
+  return { sim, server };
+}
+
+function virtualTimeServer(dialect: Dialect, seed: string, auth: AuthConfig, defects: ReadonlySet<DefectName>): VirtualTimeServer {
+  const { sim, server } = virtualTimeApiServer(dialect, seed, defects, auth);
   return {
     transport: server.handle,
     baseUrl: "http://virtual-time.invalid",
