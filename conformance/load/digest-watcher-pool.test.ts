@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SOCKET_WATCH_FLUSH_INTERVAL_MS } from "../../sim/apiserver/api-server.ts";
 import { startLoopbackServer, type LoopbackServer } from "../../sim/transport/loopback-server.ts";
 import { DigestWatcherPool } from "./digest-watcher-pool.ts";
-import { FanoutWatcher } from "./fanout-watcher.ts";
+import { FanoutWatcher, WATCH_ACCEPT, type WatchEncoding } from "./fanout-watcher.ts";
 import { LoadConnection } from "./load-connection.ts";
 
 const COLLECTION = "/api/v1/namespaces/default/configmaps";
@@ -21,16 +21,16 @@ describe("digesting watchers in a thread of their own", () => {
   });
   afterAll(() => server?.close());
 
-  it("count every event and digest the bytes a checked watcher received", async () => {
+  it.each<WatchEncoding>(["protobuf", "json"])("count every event and digest the bytes a checked watcher received (%s)", async (encoding) => {
     const connection = new LoadConnection({ url: server.url }, 4);
     const watchesBefore = server.server.store.openWatches;
     const list = await connection.json("GET", `${COLLECTION}?limit=1`);
     const path = `${COLLECTION}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}`;
-    const pool = await DigestWatcherPool.open({ target: { url: server.url }, path, count: WATCHERS });
+    const pool = await DigestWatcherPool.open({ target: { url: server.url }, path, encoding, count: WATCHERS });
     const versions = new Map<string, number>();
-    const checked = new FanoutWatcher(await connection.stream(path), { sentAt: (version) => versions.get(version) }, undefined, () => performance.now());
+    const checked = new FanoutWatcher(await connection.stream(path, WATCH_ACCEPT[encoding]), { sentAt: (version) => versions.get(version) }, undefined, () => performance.now(), true, encoding);
     for (let index = 0; index < WRITES; index++) {
-      const created = await connection.json("POST", COLLECTION, { metadata: { name: `pooled-${index}` }, data: { v: String(index) } });
+      const created = await connection.json("POST", COLLECTION, { metadata: { name: `pooled-${encoding}-${index}` }, data: { v: String(index) } });
       versions.set(created.body.metadata.resourceVersion, 0);
     }
     for (let waited = 0; waited < 10_000 && (await pool.tallies()).some((tally) => tally.events < WRITES); waited += 50) {

@@ -5,7 +5,7 @@
  * writers' answers, and the write rate measured the client rather than the server.
  */
 import { Worker } from "node:worker_threads";
-import type { StreamDigest, WatcherTally } from "./fanout-watcher.ts";
+import type { StreamDigest, WatchEncoding, WatcherTally } from "./fanout-watcher.ts";
 import type { LoadTarget } from "./load-connection.ts";
 
 /** What the thread is told when it starts. */
@@ -13,6 +13,7 @@ export interface PoolSetup {
   readonly target: LoadTarget;
   /** The watch request's path and query. */
   readonly path: string;
+  readonly encoding: WatchEncoding;
   readonly count: number;
 }
 

@@ -5,7 +5,7 @@
  * run they stand for clients on other machines.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { FanoutWatcher } from "./fanout-watcher.ts";
+import { FanoutWatcher, WATCH_ACCEPT } from "./fanout-watcher.ts";
 import { LoadConnection } from "./load-connection.ts";
 import type { PoolReply, PoolRequest, PoolSetup } from "./digest-watcher-pool.ts";
 
@@ -21,10 +21,10 @@ const noLedger = { sentAt: () => undefined };
 async function open(): Promise<void> {
   for (let opened = 0; opened < setup.count; opened += OPEN_BATCH) {
     const batch = Math.min(OPEN_BATCH, setup.count - opened);
-    const responses = await Promise.all(Array.from({ length: batch }, () => connection.stream(setup.path)));
+    const responses = await Promise.all(Array.from({ length: batch }, () => connection.stream(setup.path, WATCH_ACCEPT[setup.encoding])));
     for (const response of responses) {
       if (response.statusCode !== 200) throw new Error(`a watch was answered ${response.statusCode}`);
-      watchers.push(new FanoutWatcher(response, noLedger, undefined, () => performance.now(), false));
+      watchers.push(new FanoutWatcher(response, noLedger, undefined, () => performance.now(), false, setup.encoding));
     }
   }
 }

@@ -17,7 +17,8 @@ import type { IncomingMessage } from "node:http";
 import { StringDecoder } from "node:string_decoder";
 import { crc32 } from "node:zlib";
 import type { LatencyHistogram } from "./latency-histogram.ts";
-import { WatchLineScanner } from "./watch-line-scanner.ts";
+import { WatchFrameCounter, WatchFrameScanner } from "./watch-frame-scanner.ts";
+import { WatchLineScanner, type ScannedEvent } from "./watch-line-scanner.ts";
 
 /** What the writers know of the writes: when each was sent, by resourceVersion. */
 export interface WriteLedger {
@@ -44,12 +45,50 @@ export interface StreamDigest {
   readonly crc32: number;
 }
 
+/**
+ * How the watchers ask for their events: Protobuf, as client-go's informers of built-in types do
+ * (kube-controller-manager's --kube-api-content-type defaults to it), or JSON, as kubectl does.
+ */
+export type WatchEncoding = "protobuf" | "json";
+
+/** The Accept header of a watch in each encoding. */
+export const WATCH_ACCEPT: Readonly<Record<WatchEncoding, string>> = {
+  protobuf: "application/vnd.kubernetes.protobuf;stream=watch",
+  json: "application/json",
+};
+
+/** How a watcher reads its stream: events scanned one by one, or only counted. */
+interface EventReader {
+  scan(chunk: Buffer): ScannedEvent[];
+  count(chunk: Buffer): number;
+}
+
 const NEWLINE = 0x0a;
+
+/** A JSON watch: one event a line (doc 1 §6). */
+function jsonReader(): EventReader {
+  const decoder = new StringDecoder("utf8");
+  const scanner = new WatchLineScanner();
+  return {
+    scan: (chunk) => scanner.push(decoder.write(chunk)),
+    count: (chunk) => {
+      let lines = 0;
+      for (let at = chunk.indexOf(NEWLINE); at >= 0; at = chunk.indexOf(NEWLINE, at + 1)) lines++;
+      return lines;
+    },
+  };
+}
+
+/** A Protobuf watch: one event a length-prefixed frame. */
+function protobufReader(): EventReader {
+  const scanner = new WatchFrameScanner();
+  const counter = new WatchFrameCounter();
+  return { scan: (chunk) => scanner.push(chunk), count: (chunk) => counter.push(chunk) };
+}
 
 /** One open watch of a load run. */
 export class FanoutWatcher {
-  private readonly scanner = new WatchLineScanner();
-  private readonly decoder = new StringDecoder("utf8");
+  private readonly reader: EventReader;
   private crc = 0;
   private bytes = 0;
   private digested: StreamDigest | undefined;
@@ -64,20 +103,22 @@ export class FanoutWatcher {
   private readonly early: string[] = [];
   private readonly ended: Promise<void>;
 
-  /** `verifies`: check every event (else count them and hash the stream). */
+  /** `verifies`: check every event (else count them and hash the stream); `encoding`: the stream's. */
   constructor(
     private readonly response: IncomingMessage,
     private readonly ledger: WriteLedger,
     private readonly latencies: LatencyHistogram | undefined,
     private readonly now: () => number,
     readonly verifies = true,
+    encoding: WatchEncoding = "json",
   ) {
+    this.reader = encoding === "protobuf" ? protobufReader() : jsonReader();
     response.on("data", (chunk: Buffer) => {
       if (this.digested !== undefined) return;
       this.crc = crc32(chunk, this.crc);
       this.bytes += chunk.length;
-      if (verifies) this.receive(this.decoder.write(chunk));
-      else this.countEvents(chunk);
+      if (verifies) this.receive(this.reader.scan(chunk));
+      else this.count += this.reader.count(chunk);
     });
     this.ended = new Promise((resolve) => {
       response.on("end", () => {
@@ -124,13 +165,9 @@ export class FanoutWatcher {
     this.response.destroy();
   }
 
-  private countEvents(chunk: Buffer): void {
-    for (let at = chunk.indexOf(NEWLINE); at >= 0; at = chunk.indexOf(NEWLINE, at + 1)) this.count++;
-  }
-
-  private receive(chunk: string): void {
+  private receive(events: readonly ScannedEvent[]): void {
     const arrived = this.now();
-    for (const event of this.scanner.push(chunk)) {
+    for (const event of events) {
       if ((event.type !== "ADDED" && event.type !== "MODIFIED") || event.resourceVersion === "?") {
         this.strays++;
         continue;

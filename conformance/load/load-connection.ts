@@ -61,10 +61,10 @@ export class LoadConnection {
     });
   }
 
-  /** Opens a streaming GET on a connection of its own; resolves with the response once its head arrives. */
-  stream(path: string): Promise<IncomingMessage> {
+  /** Opens a streaming GET on a connection of its own, accepting `accept`; resolves with the response once its head arrives. */
+  stream(path: string, accept: string): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
-      const request = this.send("GET", path, false, {}, resolve);
+      const request = this.send("GET", path, false, { accept }, resolve);
       request.on("error", reject);
       request.end();
     });

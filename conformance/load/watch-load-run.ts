@@ -16,7 +16,7 @@
  */
 import { LatencyHistogram } from "./latency-histogram.ts";
 import { DigestWatcherPool } from "./digest-watcher-pool.ts";
-import { FanoutWatcher, type StreamDigest, type WatcherTally, type WriteLedger } from "./fanout-watcher.ts";
+import { FanoutWatcher, WATCH_ACCEPT, type StreamDigest, type WatchEncoding, type WatcherTally, type WriteLedger } from "./fanout-watcher.ts";
 import { LoadConnection, type LoadTarget } from "./load-connection.ts";
 import { metricValue } from "../../sim/transport/host-metrics.ts";
 
@@ -26,6 +26,8 @@ export interface WatchLoadOptions {
   readonly watchers: number;
   /** Watchers that never read (slow readers). */
   readonly pausedWatchers: number;
+  /** What every watcher asks for (default protobuf, as informers of built-in types do). */
+  readonly watchEncoding?: WatchEncoding;
   /** Writes in flight at once. */
   readonly writers: number;
   /** Length of phase 1 and of phase 2. */
@@ -60,6 +62,7 @@ export interface WatchLoadResult {
   /** fanout.writesPerSecond / alone.writesPerSecond. */
   readonly rateRatio: number;
   readonly watchers: number;
+  readonly watchEncoding: WatchEncoding;
   /** Reading watchers whose stream the server ended early: each is a failure. */
   readonly readersCutOff: number;
   /** Events delivered to the reading watchers, and their rate during phase 2 and the catch-up. */
@@ -95,6 +98,7 @@ export const KEYS_PER_WRITER = 64;
 /** Runs the three phases; always deletes its namespace and closes every connection. */
 export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoadResult> {
   const progress = options.onProgress ?? (() => {});
+  const encoding = options.watchEncoding ?? "protobuf";
   const connection = new LoadConnection(options.target, options.writers);
   const namespace = `orb-load-${Math.random().toString(36).slice(2, 8)}`;
   const ledger = new VersionLedger();
@@ -119,18 +123,18 @@ export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoad
     const list = await expectStatus(connection.json("GET", `${collection}?limit=1`), 200, "list before the watchers");
     const from = String(list.body.metadata.resourceVersion);
     const watchesBefore = await metric("apiserver_registered_watchers").catch(() => undefined);
-    progress(`opening ${options.watchers} watchers and ${options.pausedWatchers} that never read, from resourceVersion ${from}`);
+    progress(`opening ${options.watchers} watchers (${encoding}) and ${options.pausedWatchers} that never read, from resourceVersion ${from}`);
     const latencies = new LatencyHistogram();
     const watchPath = `${collection}?watch=1&resourceVersion=${from}`;
     const verifying = Math.min(options.watchers, VERIFIED_WATCHERS);
     const digesting = options.watchers - verifying;
     for (let opened = 0; opened < verifying + options.pausedWatchers; opened += OPEN_BATCH) {
       const batch = Math.min(OPEN_BATCH, verifying + options.pausedWatchers - opened);
-      const responses = await Promise.all(Array.from({ length: batch }, () => connection.stream(watchPath)));
+      const responses = await Promise.all(Array.from({ length: batch }, () => connection.stream(watchPath, WATCH_ACCEPT[encoding])));
       for (const response of responses) {
         if (response.statusCode !== 200) throw new Error(`a watch was answered ${response.statusCode}`);
         const isPaused = watchers.length >= verifying;
-        const watcher = new FanoutWatcher(response, ledger, isPaused ? undefined : latencies, () => performance.now());
+        const watcher = new FanoutWatcher(response, ledger, isPaused ? undefined : latencies, () => performance.now(), true, encoding);
         if (isPaused) {
           watcher.pause();
           paused.push(watcher);
@@ -139,7 +143,7 @@ export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoad
         }
       }
     }
-    if (digesting > 0) pool = await DigestWatcherPool.open({ target: options.target, path: watchPath, count: digesting });
+    if (digesting > 0) pool = await DigestWatcherPool.open({ target: options.target, path: watchPath, encoding, count: digesting });
     // The pool's counts, as of its last answer: progress lines must not wait for the thread.
     let pooled: readonly WatcherTally[] = [];
     const allTallies = () => [...watchers.map((watcher) => watcher.tally), ...pooled];
@@ -185,6 +189,7 @@ export async function runWatchLoad(options: WatchLoadOptions): Promise<WatchLoad
       objectsWritten: written.size,
       rateRatio: alone.writesPerSecond === 0 ? 0 : fanout.writesPerSecond / alone.writesPerSecond,
       watchers: tallies.length,
+      watchEncoding: encoding,
       readersCutOff: tallies.filter((tally) => tally.ended).length,
       events,
       eventsPerSecond: events / eventSeconds,

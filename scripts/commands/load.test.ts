@@ -22,6 +22,7 @@ describe("orb-harness load: usage", () => {
     [["--duration", "soon"], /--duration: /],
     [["--duration", "0s"], /--duration must be positive/],
     [["--min-rate-ratio", "2"], /--min-rate-ratio must be a number from 0 to 1/],
+    [["--watch-encoding", "yaml"], /--watch-encoding must be one of protobuf, json, got yaml/],
     [["--token", "t"], /--token needs --server/],
     [["--insecure-skip-tls-verify"], /--insecure-skip-tls-verify needs --server/],
     [["--bogus"], /unknown flag --bogus/],

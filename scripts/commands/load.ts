@@ -5,12 +5,14 @@ import { pausedConnectionBytes } from "../../conformance/load/socket-buffer-boun
 import { startServeProcess, type ServeProcess } from "../../conformance/load/serve-process.ts";
 import { KEYS_PER_WRITER, runWatchLoad, type WatchLoadResult } from "../../conformance/load/watch-load-run.ts";
 import type { LoadTarget } from "../../conformance/load/load-connection.ts";
+import type { WatchEncoding } from "../../conformance/load/fanout-watcher.ts";
 import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
 import { holdInterrupt, INTERRUPTED_EXIT } from "../interrupt.ts";
 import { parseFlags } from "../parse-flags.ts";
 
-const DEFAULTS = { watchers: 1000, paused: 3, writers: 16, duration: "60s", valueBytes: 100, minRateRatio: 0.5, maxMemoryMiB: 1024 } as const;
+const DEFAULTS = { watchers: 1000, paused: 3, writers: 16, duration: "60s", valueBytes: 100, watchEncoding: "protobuf", minRateRatio: 0.5, maxMemoryMiB: 1024 } as const;
+const WATCH_ENCODINGS: readonly WatchEncoding[] = ["protobuf", "json"];
 // About what one ConfigMap event of the load takes on the wire besides its value (names, metadata).
 const EVENT_OVERHEAD_BYTES = 300;
 // The history the load's own embedded server keeps (serve --history, --compaction-interval): with the
@@ -26,7 +28,8 @@ export const loadCommand: CliCommand = {
   usage: [
     "usage: orb-harness load [--server URL [--token T] [--certificate-authority FILE] [--insecure-skip-tls-verify]]",
     `                        [--watchers ${DEFAULTS.watchers}] [--paused-watchers ${DEFAULTS.paused}] [--writers ${DEFAULTS.writers}] [--duration ${DEFAULTS.duration}]`,
-    `                        [--value-bytes ${DEFAULTS.valueBytes}] [--min-rate-ratio ${DEFAULTS.minRateRatio}] [--max-memory-mib ${DEFAULTS.maxMemoryMiB}]`,
+    `                        [--value-bytes ${DEFAULTS.valueBytes}] [--watch-encoding ${DEFAULTS.watchEncoding}|json]`,
+    `                        [--min-rate-ratio ${DEFAULTS.minRateRatio}] [--max-memory-mib ${DEFAULTS.maxMemoryMiB}]`,
     "",
     "Three phases in a namespace of its own (deleted at the end): the writers alone for --duration, the",
     "same writers with --watchers watchers reading every event and --paused-watchers that never read,",
@@ -43,6 +46,8 @@ export const loadCommand: CliCommand = {
     "  --writers                  writes in flight at once",
     "  --duration                 length of each write phase (Go duration)",
     "  --value-bytes              size of each written ConfigMap's value",
+    "  --watch-encoding           what the watchers accept: protobuf, as client-go informers of built-in",
+    "                             types and kube-controller-manager ask by default, or json, as kubectl does",
     "  --min-rate-ratio           least (rate with watchers) / (rate without) that passes",
     "  --max-memory-mib           largest resident memory of the server that passes (read from its /metrics)",
     "",
@@ -60,6 +65,7 @@ export const loadCommand: CliCommand = {
       writers: "integer",
       duration: "string",
       "value-bytes": "integer",
+      "watch-encoding": "string",
       "min-rate-ratio": "string",
       "max-memory-mib": "integer",
     });
@@ -73,6 +79,8 @@ export const loadCommand: CliCommand = {
     const writers = atLeast(values, "writers", DEFAULTS.writers, 1);
     const valueBytes = atLeast(values, "value-bytes", DEFAULTS.valueBytes, 0);
     const phaseMs = duration(values.get("duration") as string | undefined);
+    const watchEncoding = (values.get("watch-encoding") ?? DEFAULTS.watchEncoding) as WatchEncoding;
+    if (!WATCH_ENCODINGS.includes(watchEncoding)) throw new UsageError(`--watch-encoding must be one of ${WATCH_ENCODINGS.join(", ")}, got ${watchEncoding}`);
     const minRateRatio = Number(values.get("min-rate-ratio") ?? DEFAULTS.minRateRatio);
     if (!(minRateRatio >= 0 && minRateRatio <= 1)) throw new UsageError(`--min-rate-ratio must be a number from 0 to 1, got ${String(values.get("min-rate-ratio"))}`);
     const maxMemoryBytes = atLeast(values, "max-memory-mib", DEFAULTS.maxMemoryMiB, 1) * 2 ** 20;
@@ -96,7 +104,7 @@ export const loadCommand: CliCommand = {
     let result: WatchLoadResult;
     try {
       output.out(`loading ${target.url}`);
-      result = await runWatchLoad({ target, watchers, pausedWatchers, writers, phaseMs, valueBytes, onProgress: (line) => output.out(line), signal: interrupt.signal });
+      result = await runWatchLoad({ target, watchers, pausedWatchers, writers, phaseMs, valueBytes, watchEncoding, onProgress: (line) => output.out(line), signal: interrupt.signal });
     } catch (error) {
       output.err(`orb-harness load: ${(error as Error).message}`);
       return 1;
@@ -115,7 +123,7 @@ export const loadCommand: CliCommand = {
 function printFigures(result: WatchLoadResult, output: CliOutput): void {
   output.out(`writes alone:        ${result.alone.writes} in ${result.alone.seconds.toFixed(1)} s = ${result.alone.writesPerSecond.toFixed(0)}/s (${result.alone.failedWrites} failed)`);
   output.out(`writes with watchers: ${result.fanout.writes} in ${result.fanout.seconds.toFixed(1)} s = ${result.fanout.writesPerSecond.toFixed(0)}/s (${result.fanout.failedWrites} failed)`);
-  output.out(`events delivered:    ${result.events} to ${result.watchers} watchers = ${result.eventsPerSecond.toFixed(0)}/s; latency p50 ${result.latencyMs.p50.toFixed(0)} ms, p99 ${result.latencyMs.p99.toFixed(0)} ms`);
+  output.out(`events delivered:    ${result.events} to ${result.watchers} watchers (${result.watchEncoding}) = ${result.eventsPerSecond.toFixed(0)}/s; latency p50 ${result.latencyMs.p50.toFixed(0)} ms, p99 ${result.latencyMs.p99.toFixed(0)} ms`);
   output.out(`paused watchers:     ${result.paused.cutOff} of ${result.paused.watchers} cut off (most events before the cut: ${result.paused.mostEventsBeforeCutOff})`);
   if (result.peakMemoryBytes !== undefined) output.out(`server memory:       ${mib(result.memoryBeforeBytes ?? 0)} before, ${mib(result.peakMemoryBytes)} at the peak`);
 }
