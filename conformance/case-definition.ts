@@ -1,7 +1,7 @@
 /**
  * What a conformance case is: an id, the doc 1 clauses it checks, tags, and a body that speaks
- * HTTP only through the runner's client (issue #5). Cases live in conformance/cases/, one file
- * per area.
+ * HTTP only through the runner's client (issue #5). Cases live in conformance/cases/, in files
+ * by topic of around 300 lines at most; what several share is in conformance/cases/support/.
  */
 import type { ClauseId } from "../spec/doc1/clauses.ts";
 import type { CaseContext } from "./case-context.ts";

@@ -1,6 +1,6 @@
 /**
  * Proof of teeth (issue #5): for every defect the embedded server can plant that the suite must
- * catch (sim/apiserver/defects.ts, `caughtBy: "suite"`), the suite run against a server with that one defect has at least
+ * catch (sim/apiserver/defects/defects.ts, `caughtBy: "suite"`), the suite run against a server with that one defect has at least
  * one failing case whose clauses name the broken rule: the same clause, or a parent or child of
  * it (a §4.7 table cell and its row), as reports/coverage.ts relates them. That everything passes
  * without defects is suite.test.ts's job.
@@ -10,7 +10,7 @@
  * embedded server.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { defects, suiteDefects, type Defect } from "../sim/apiserver/defects.ts";
+import { defects, suiteDefects, type Defect } from "../sim/apiserver/defects/defects.ts";
 import { clauseById, clauses } from "../spec/doc1/clauses.ts";
 import type { ConformanceCase } from "./case-definition.ts";
 import { allCases } from "./cases/index.ts";
@@ -72,7 +72,7 @@ describe("the defect catalog", () => {
 
 // Only the defects the suite must catch: the concurrency defects (caughtBy "soak") need requests
 // that overlap, which the suite's sequential cases never make, so a run with one of them passes;
-// `orb-harness soak` finds those, and sim/apiserver/concurrency-defects.test.ts shows the bugs.
+// `orb-harness soak` finds those, and sim/apiserver/defects/concurrency-defects.test.ts shows the bugs.
 describe("the suite against the embedded server with one planted defect", () => {
   const results = new Map<string, readonly CaseResult[]>();
   const key = (dialect: string, defect: Defect) => `${dialect}/${defect.name}`;

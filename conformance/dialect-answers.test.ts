@@ -2,7 +2,7 @@
  * Proof of teeth for dialect answers (issue #5: "where the dialect records a documented
  * deviation, assert the dialect's answer"): an embedded server that names itself in one dialect
  * but answers every deviation the other dialect's way must fail the cases of the deviations that
- * are strict for its dialect (conformance/cases/dialect-answers.ts), each failure naming the clause
+ * are strict for its dialect (conformance/cases/support/dialect-answers.ts), each failure naming the clause
  * of the deviation, and nothing else may fail.
  *
  * The embedded server takes its answers from the dialect object it is given (sim/apiserver reads

@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiServer } from "../sim/apiserver/api-server.ts";
-import { socketAnswers } from "../sim/apiserver/http-response.ts";
+import { socketAnswers } from "../sim/apiserver/responses/http-response.ts";
 import { Rng } from "../sim/kernel/rng.ts";
 import { realClock } from "../sim/kernel/real-clock.ts";
 import { serveHttp } from "../sim/transport/http-server.ts";

@@ -7,6 +7,7 @@
  */
 import type { CaseContext } from "./case-context.ts";
 import { CaseFailure } from "./case-outcome.ts";
+import { fieldAt } from "./client/json-fields.ts";
 import { DOCUMENTED_RETENTION, retentionFromMeasurement, type Retention } from "./retention.ts";
 
 /** The retention of the target `context` talks to, measured (taking up to the documented bound). */
@@ -15,7 +16,7 @@ export async function measureRetention(context: Pick<CaseContext, "client" | "na
   const name = context.name("retention-probe");
   const created = await context.client.post(collection, { apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data: { v: "1" } });
   if (created.status !== 201 && created.status !== 200) throw new CaseFailure(`measuring the server's retention: creating ConfigMap ${name} answered ${created.status}`);
-  const version = String(created.json?.metadata?.resourceVersion ?? "");
+  const version = String(fieldAt(created.json, "metadata", "resourceVersion") ?? "");
   const replaced = await context.client.patch(`${collection}/${name}`, { data: { v: "2" } });
   if (replaced.status !== 200) throw new CaseFailure(`measuring the server's retention: patching ConfigMap ${name} answered ${replaced.status}`);
   const query = `${collection}?resourceVersionMatch=Exact&resourceVersion=${encodeURIComponent(version)}&fieldSelector=${encodeURIComponent(`metadata.name=${name}`)}`;

@@ -3,7 +3,7 @@
  * assemble the canonical results. Connection problems surface as TargetError before any case.
  */
 import { readFileSync } from "node:fs";
-import type { DefectName } from "../sim/apiserver/defects.ts";
+import type { DefectName } from "../sim/apiserver/defects/defects.ts";
 import { dialectByName } from "../spec/dialects.ts";
 import type { ConformanceCase } from "./case-definition.ts";
 import { ProgressReporter, type ProgressSink } from "./progress.ts";
@@ -19,7 +19,7 @@ import type { Target } from "./targets/target.ts";
 export const HARNESS_VERSION: string = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 /**
- * What to run against. An embedded target may carry planted defects (sim/apiserver/defects.ts):
+ * What to run against. An embedded target may carry planted defects (sim/apiserver/defects/defects.ts):
  * only conformance/defects.test.ts asks for any; the conformance command never does. A remote
  * server's compaction interval, when the user knows it (`--server-compaction-interval`), spares
  * the suite measuring its retention.

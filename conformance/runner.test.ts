@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialectByName } from "../spec/dialects.ts";
 import { defineCases } from "./case-definition.ts";
 import { CaseFailure } from "./case-outcome.ts";
+import { recordOf } from "./client/json-fields.ts";
 import { ConformanceRun, type RunnerOptions } from "./runner.ts";
 import { startEmbeddedTarget } from "./targets/embedded-target.ts";
 import type { Target } from "./targets/target.ts";
@@ -197,7 +198,7 @@ describe("the runner", () => {
         tags: ["needs-second-identity"],
         run: async (context) => {
           const answer = await context.restricted!.get(`/api/v1/namespaces/${context.namespace}/secrets`);
-          forbidden = `${answer.status} ${answer.json?.message}`;
+          forbidden = `${answer.status} ${String(recordOf(answer.json).message)}`;
         },
       },
     ]);

@@ -11,6 +11,7 @@ import type { CaseContext } from "./case-context.ts";
 import { abortableSleep, pollUntil, type Poll } from "./case-waits.ts";
 import { ConformanceClient, type Transport } from "./client/conformance-client.ts";
 import { ExchangeRecorder } from "./client/exchange-recorder.ts";
+import { recordOf } from "./client/json-fields.ts";
 import { provisionImpersonatedIdentity } from "./client/impersonated-identity.ts";
 import { InterlockError, MutationInterlock } from "./client/mutation-interlock.ts";
 import type { CaseResult, CaseStatus } from "./results.ts";
@@ -135,7 +136,7 @@ export class ConformanceRun {
     const why = await client.delete(`/api/v1/namespaces/${namespace}`).then(
       // 404: gone already (a case deleted it); 409: already terminating ("The system is ensuring all
       // content is removed from this namespace"), so it will go by itself.
-      (response) => (response.status < 300 || response.status === 404 || response.status === 409 ? undefined : `HTTP ${response.status} ${response.json?.message ?? ""}`.trim()),
+      (response) => (response.status < 300 || response.status === 404 || response.status === 409 ? undefined : `HTTP ${response.status} ${String(recordOf(response.json).message ?? "")}`.trim()),
       (error: unknown) => (error instanceof Error ? error.message : String(error)),
     );
     if (why === undefined) return;
@@ -175,7 +176,7 @@ export class ConformanceRun {
     this.interlock.claimNamespace(name);
     const created = await client.post("/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
     if (created.status !== 201 && created.status !== 200) {
-      throw new Error(`could not create the case's namespace ${name}: HTTP ${created.status} ${created.json?.message ?? ""}`);
+      throw new Error(`could not create the case's namespace ${name}: HTTP ${created.status} ${String(recordOf(created.json).message ?? "")}`);
     }
     return name;
   }

@@ -1,5 +1,5 @@
-/** `--defect` of `serve` and `soak`: the planted bugs of the embedded server (sim/apiserver/defects.ts). */
-import { defects, isDefectName, type DefectName } from "../sim/apiserver/defects.ts";
+/** `--defect` of `serve` and `soak`: the planted bugs of the embedded server (sim/apiserver/defects/defects.ts). */
+import { defects, isDefectName, type DefectName } from "../sim/apiserver/defects/defects.ts";
 import { closestName } from "../sim/config/did-you-mean.ts";
 import { UsageError, type CliOutput } from "./cli-command.ts";
 
@@ -15,10 +15,14 @@ export function listDefects(output: CliOutput): void {
 /** The defects named by `--defect`, each checked against the catalog. */
 export function plantedDefects(names: readonly string[]): ReadonlySet<DefectName> {
   const known = defects.map((defect) => defect.name);
+  const planted = new Set<DefectName>();
   for (const name of names) {
-    if (isDefectName(name)) continue;
+    if (isDefectName(name)) {
+      planted.add(name);
+      continue;
+    }
     const suggestion = closestName(name, known);
     throw new UsageError(`unknown defect ${JSON.stringify(name)}${suggestion === undefined ? "" : `; did you mean ${JSON.stringify(suggestion)}?`} (--defect help lists them)`);
   }
-  return new Set(names as DefectName[]);
+  return planted;
 }

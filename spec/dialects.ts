@@ -184,7 +184,7 @@ export interface Deviation {
   readonly suiteAccepts: string;
   /**
    * For the entries whose answer has a form per dialect, the same rule as data, which the suite
-   * applies (conformance/cases/dialect-answers.ts): `recorded`, only the form this dialect records;
+   * applies (conformance/cases/support/dialect-answers.ts): `recorded`, only the form this dialect records;
    * `every-form`, any form a correct server of some dialect gives (doc 1 reads two ways, or real
    * servers of the dialect legitimately vary).
    */
@@ -448,7 +448,7 @@ export const deviations: readonly Deviation[] = [
     // Recorded 2026-11-25 from kube-apiserver 1.26.4 (transcripts-nesting-depth.jsonl): at 1000
     // and 5000 levels it answers by the field (201/200 for an unknown one, 400/422 for data), at
     // 20000 400 exceeded max depth. The embedded server cannot decode that deep on Node's default
-    // stack (sim/apiserver/nesting-depth.ts), so between 513 and 10000 levels it answers 400 where
+    // stack (sim/apiserver/request/nesting-depth.ts), so between 513 and 10000 levels it answers 400 where
     // Kubernetes may answer 201, 200 or 422. No Kubernetes object nests anywhere near 512 levels.
   },
   {

@@ -6,40 +6,38 @@
 import { defineCases } from "../case-definition.ts";
 import type { CaseContext } from "../case-context.ts";
 import { check, checkEqual } from "../check.ts";
-import { configMaps, itemNames, q } from "./fixtures.ts";
-import {
-  brief,
-  checkGone,
-  checkRemovedAnswer,
-  checkServerNow,
-  configMapPath,
-  create,
-  createConfigMap,
-  dropFinalizers,
-  getObject,
-  nextSecond,
-} from "./crud.ts";
+import { recordOf } from "../client/json-fields.ts";
+import { configMapPath, configMaps, createConfigMap } from "./support/config-maps.ts";
+import { create } from "./support/creates.ts";
+import { checkRemovedAnswer } from "./support/delete-answers.ts";
+import { dropFinalizers } from "./support/finalizers.ts";
+import { itemNames } from "./support/list-body.ts";
+import { expectObject, metadataOf, type ObjectBody } from "./support/object-body.ts";
+import { checkGone, getObject } from "./support/object-reads.ts";
+import { q } from "./support/query.ts";
+import { brief } from "./support/status-answers.ts";
+import { checkServerNow, nextSecond } from "./support/timestamps.ts";
 
 const HOLD = "example.com/hold";
 
 /** Deletes the object at `path` for the first time; returns the DELETE answer's object. */
-async function firstDelete(context: CaseContext, path: string): Promise<any> {
+async function firstDelete(context: CaseContext, path: string): Promise<ObjectBody> {
   const response = await context.client.delete(path);
   // Transcript delete-with-finalizer: 200 and the object, still there, deletionTimestamp now.
   checkEqual(response.status, 200, `status of the first DELETE of an object with finalizers (${brief(response)})`);
-  checkEqual(response.json?.kind, "ConfigMap", "kind of the DELETE answer (the finalizing object)");
-  checkServerNow(response.json?.metadata?.deletionTimestamp, response, "deletionTimestamp of the first DELETE's answer");
-  return response.json;
+  checkEqual(recordOf(response.json).kind, "ConfigMap", "kind of the DELETE answer (the finalizing object)");
+  checkServerNow(metadataOf(response.json).deletionTimestamp, response, "deletionTimestamp of the first DELETE's answer");
+  return expectObject(response.json, "the first DELETE's answer");
 }
 
 /** Creates ConfigMap `name` with `finalizers` and deletes it once; returns the DELETE answer's object. */
-async function createAndDelete(context: CaseContext, name: string, finalizers: string[]): Promise<any> {
+async function createAndDelete(context: CaseContext, name: string, finalizers: string[]): Promise<ObjectBody> {
   await createConfigMap(context, name, { key: "k" }, undefined, finalizers);
   return firstDelete(context, configMapPath(context, name));
 }
 
 /** Sets the finalizers of the object at `path` by merge patch; returns the answer. */
-async function setFinalizers(context: CaseContext, path: string, finalizers: string[] | null, what: string): Promise<any> {
+async function setFinalizers(context: CaseContext, path: string, finalizers: string[] | null, what: string): Promise<unknown> {
   const response = await context.client.patch(path, { metadata: { finalizers } });
   // Transcript remove-finalizer: 200, also when the patch removes the object.
   checkEqual(response.status, 200, `${what}: status of the PATCH of metadata.finalizers (${brief(response)})`);
@@ -130,7 +128,7 @@ export const deletionCases = defineCases("deletion", [
           const again = await context.client.delete(path);
           // Transcript delete-again: 200 with the object, deletionTimestamp as before.
           checkEqual(again.status, 200, `status of DELETE number ${attempt} (${brief(again)})`);
-          checkEqual(again.json?.metadata?.deletionTimestamp, stamp, `deletionTimestamp in the answer to DELETE number ${attempt}`);
+          checkEqual(metadataOf(again.json).deletionTimestamp, stamp, `deletionTimestamp in the answer to DELETE number ${attempt}`);
         }
         const stored = await getObject(context, path, "the finalizing object after later DELETEs");
         checkEqual(stored.metadata?.deletionTimestamp, stamp, "stored deletionTimestamp after later DELETEs");
@@ -150,7 +148,7 @@ export const deletionCases = defineCases("deletion", [
       try {
         const deleted = await createAndDelete(context, name, ["example.com/a", "example.com/b"]);
         const answer = await setFinalizers(context, path, ["example.com/b"], "removing example.com/a");
-        checkEqual(answer?.metadata?.finalizers, ["example.com/b"], "finalizers in the PATCH answer");
+        checkEqual(metadataOf(answer).finalizers, ["example.com/b"], "finalizers in the PATCH answer");
         const stored = await getObject(context, path, "the object with one finalizer left");
         checkEqual(stored.metadata?.finalizers, ["example.com/b"], "stored finalizers");
         checkEqual(stored.metadata?.deletionTimestamp, deleted.metadata.deletionTimestamp, "deletionTimestamp while entries remain");

@@ -6,8 +6,14 @@
  */
 import { defineCases } from "../case-definition.ts";
 import { check, checkEqual } from "../check.ts";
-import { configMap, configMaps, itemNames, q } from "./fixtures.ts";
-import { brief, checkFailure, configMapPath, createConfigMap, getObject } from "./crud.ts";
+import { recordOf } from "../client/json-fields.ts";
+import { configMap, configMapPath, configMaps, createConfigMap } from "./support/config-maps.ts";
+import { itemNames } from "./support/list-body.ts";
+import { metadataOf } from "./support/object-body.ts";
+import { getObject } from "./support/object-reads.ts";
+import { q } from "./support/query.ts";
+import { brief, checkFailure } from "./support/status-answers.ts";
+import { causesOf, detailsOf } from "./support/status-body.ts";
 
 export const errorCases = defineCases("errors", [
   {
@@ -20,11 +26,11 @@ export const errorCases = defineCases("errors", [
       const base = `${configMaps(context)}?labelSelector=${q(`set=${set}`)}&limit=1`;
       const first = await context.client.get(base);
       checkEqual(first.status, 200, `status of the first page (${brief(first)})`);
-      const token = first.json?.metadata?.continue;
-      const version = first.json?.metadata?.resourceVersion;
-      check(typeof token === "string" && token !== "", `the first page of three items with limit=1 has no continue token: ${JSON.stringify(first.json?.metadata)}`);
+      const token = metadataOf(first.json).continue;
+      const version = metadataOf(first.json).resourceVersion;
+      check(typeof token === "string" && token !== "", `the first page of three items with limit=1 has no continue token: ${JSON.stringify(recordOf(first.json).metadata)}`);
       // Transcript list-continue-with-rv: 400 BadRequest.
-      const refused = await context.client.get(`${base}&continue=${q(token)}&resourceVersion=${q(version)}`);
+      const refused = await context.client.get(`${base}&continue=${q(token)}&resourceVersion=${q(String(version))}`);
       checkFailure(refused, 400, "BadRequest", "list with limit, continue and the list's own resourceVersion");
       // Transcript list-continue-with-rv0: resourceVersion 0 is the one value that is not refused.
       const zero = await context.client.get(`${base}&continue=${q(token)}&resourceVersion=0`);
@@ -40,7 +46,7 @@ export const errorCases = defineCases("errors", [
       // Transcript list-rvmatch-no-rv: 422 Invalid with a cause on resourceVersionMatch.
       const response = await context.client.get(`/api/v1/namespaces/${context.namespace}/configmaps?resourceVersionMatch=Exact`);
       const status = checkFailure(response, 422, "Invalid", "list with resourceVersionMatch=Exact and no resourceVersion");
-      const causes = (status.details?.causes ?? []) as Array<{ field?: string }>;
+      const causes = causesOf(status, "list with resourceVersionMatch=Exact and no resourceVersion");
       check(causes.some((cause) => cause.field === "resourceVersionMatch"), `the Invalid Status names no cause on resourceVersionMatch: ${JSON.stringify(status.details)}`);
     },
   },
@@ -58,8 +64,8 @@ export const errorCases = defineCases("errors", [
         ["DELETE", await context.client.delete(path)],
       ] as const) {
         const status = checkFailure(response, 404, "NotFound", `${what} of a missing ConfigMap`);
-        checkEqual(status.details?.name, name, `details.name of the NotFound Status (${what})`);
-        checkEqual(status.details?.kind, "configmaps", `details.kind of the NotFound Status (${what})`);
+        checkEqual(detailsOf(status).name, name, `details.name of the NotFound Status (${what})`);
+        checkEqual(detailsOf(status).kind, "configmaps", `details.kind of the NotFound Status (${what})`);
       }
     },
   },
@@ -73,7 +79,7 @@ export const errorCases = defineCases("errors", [
       // Transcript create-duplicate.
       const response = await context.client.post(configMaps(context), configMap(name));
       const status = checkFailure(response, 409, "AlreadyExists", "create of an existing name");
-      checkEqual([status.details?.name, status.details?.kind], [name, "configmaps"], "details name and kind of the AlreadyExists Status");
+      checkEqual([detailsOf(status).name, detailsOf(status).kind], [name, "configmaps"], "details name and kind of the AlreadyExists Status");
     },
   },
   {
@@ -89,7 +95,7 @@ export const errorCases = defineCases("errors", [
       // Transcript update-stale.
       const put = await context.client.put(configMapPath(context, name), { apiVersion: "v1", kind: "ConfigMap", metadata: { name, resourceVersion: stale }, data: { v: "3" } });
       const status = checkFailure(put, 409, "Conflict", "PUT with a stale resourceVersion");
-      checkEqual(status.details?.name, name, "details.name of the Conflict Status (PUT)");
+      checkEqual(detailsOf(status).name, name, "details.name of the Conflict Status (PUT)");
       // A resourceVersion in a patch is a precondition too.
       const patched = await context.client.patch(configMapPath(context, name), { metadata: { resourceVersion: stale }, data: { v: "3" } });
       checkFailure(patched, 409, "Conflict", "merge PATCH carrying a stale resourceVersion");
@@ -108,16 +114,16 @@ export const errorCases = defineCases("errors", [
       // Transcript create-invalid-name: causes name the field.
       const bad = await context.client.post(configMaps(context), configMap("Bad_Name!"));
       const status = checkFailure(bad, 422, "Invalid", "create with an invalid name");
-      checkEqual(status.details?.kind, "ConfigMap", "details.kind of the Invalid Status");
-      checkEqual(status.details?.name, "Bad_Name!", "details.name of the Invalid Status");
-      const causes = (status.details?.causes ?? []) as Array<{ field?: string; reason?: string; message?: string }>;
+      checkEqual(detailsOf(status).kind, "ConfigMap", "details.kind of the Invalid Status");
+      checkEqual(detailsOf(status).name, "Bad_Name!", "details.name of the Invalid Status");
+      const causes = causesOf(status, "create with an invalid name");
       check(causes.length > 0 && causes.every((cause) => typeof cause.reason === "string" && typeof cause.message === "string"), `the Invalid Status has no well-formed causes: ${JSON.stringify(status.details)}`);
       check(causes.some((cause) => cause.field === "metadata.name"), `no cause names metadata.name: ${JSON.stringify(causes)}`);
       // Neither name nor generateName.
       const nameless = await context.client.post(configMaps(context), { apiVersion: "v1", kind: "ConfigMap", metadata: {}, data: {} });
       const namelessStatus = checkFailure(nameless, 422, "Invalid", "create with neither name nor generateName");
       check(
-        ((namelessStatus.details?.causes ?? []) as Array<{ field?: string }>).some((cause) => cause.field === "metadata.name"),
+        causesOf(namelessStatus, "create with neither name nor generateName").some((cause) => cause.field === "metadata.name"),
         `no cause names metadata.name: ${JSON.stringify(namelessStatus.details)}`,
       );
     },
@@ -201,7 +207,7 @@ export const errorCases = defineCases("errors", [
         const response = await context.client.request("PATCH", path, { body, contentType });
         // No reference transcript: any 4xx with a Status body, never a 5xx.
         check(response.status >= 400 && response.status < 500, `${what}: expected a 4xx client error, got ${response.status}: ${brief(response)}`);
-        checkFailure(response, response.status, String(response.json?.reason), what);
+        checkFailure(response, response.status, String(recordOf(response.json).reason), what);
       }
       const stored = await getObject(context, path, "the object after the refused patches");
       checkEqual(stored.data, { key: "k" }, "data after the refused patches");

@@ -13,13 +13,9 @@
 import type { CaseContext } from "../case-context.ts";
 import { defineCases } from "../case-definition.ts";
 import { check, checkEqual } from "../check.ts";
-import type { ApiResponse } from "../client/conformance-client.ts";
-import { acceptedLastLines } from "./dialect-answers.ts";
-import { q } from "./fixtures.ts";
-
-/** The three health endpoints (doc 1 §4.1). */
-export const HEALTH_ENDPOINTS = ["healthz", "livez", "readyz"] as const;
-export type HealthEndpointName = (typeof HEALTH_ENDPOINTS)[number];
+import { acceptedLastLines } from "./support/dialect-answers.ts";
+import { checkHealthy, getHealth, HEALTH_ENDPOINTS, shown, type HealthEndpointName } from "./support/health-answers.ts";
+import { q } from "./support/query.ts";
 
 /** The endpoints with single-check paths (doc 1 §4.1, §4.5). */
 const CHECK_ENDPOINTS = ["livez", "readyz"] as const;
@@ -41,25 +37,6 @@ const LISTED_CHECKS = [
 
 /** A name no server gives a check. */
 const NO_SUCH_CHECK = "orb-conformance-no-such-check";
-
-/** Health bodies are text; any Accept must do, and `*\/*` keeps the request what a human's would be. */
-const ACCEPT = "text/plain, */*";
-
-/** GET of a health path. */
-export function getHealth(context: CaseContext, path: string): Promise<ApiResponse> {
-  return context.client.get(path, { accept: ACCEPT });
-}
-
-/** The body, cut for a failure message. */
-function shown(response: ApiResponse): string {
-  return JSON.stringify(response.text.length > 300 ? `${response.text.slice(0, 300)}…` : response.text);
-}
-
-/** A plain health answer: 200, and a body that says ok (machine callers rely on the status only, doc 1 §4.5.1). */
-export function checkHealthy(response: ApiResponse, what: string): void {
-  check(response.status === 200, `${what}: expected 200 (healthy, live or ready), got ${response.status}: ${shown(response)}`);
-  check(/\bok\b/i.test(response.text), `${what}: the 200 answer should say ok (Kubernetes sends "ok"), got ${shown(response)}`);
-}
 
 /** A verbose body, read: the check lines, anything else between them and the last line, and the last line. */
 interface VerboseBody {

@@ -5,19 +5,15 @@
  */
 import { defineCases } from "../case-definition.ts";
 import { check, checkEqual } from "../check.ts";
-import { configMap, configMaps } from "./fixtures.ts";
-import {
-  brief,
-  checkCreated,
-  checkFailure,
-  checkServerNow,
-  configMapPath,
-  createConfigMap,
-  dropFinalizers,
-  getObject,
-  nextSecond,
-  timestampMs,
-} from "./crud.ts";
+import { fieldAt, recordOf } from "../client/json-fields.ts";
+import { configMap, configMapPath, configMaps, createConfigMap } from "./support/config-maps.ts";
+import { checkCreated } from "./support/creates.ts";
+import { dropFinalizers } from "./support/finalizers.ts";
+import { itemsOf } from "./support/list-body.ts";
+import { metadataOf } from "./support/object-body.ts";
+import { getObject } from "./support/object-reads.ts";
+import { brief, checkFailure } from "./support/status-answers.ts";
+import { checkServerNow, nextSecond, timestampMs } from "./support/timestamps.ts";
 
 export const metadataCases = defineCases("metadata", [
   {
@@ -53,8 +49,8 @@ export const metadataCases = defineCases("metadata", [
       const got = await getObject(context, configMapPath(context, name), "the ConfigMap");
       checkEqual(got.metadata?.namespace, context.namespace, "metadata.namespace of a namespaced object");
       const list = await context.client.get(configMaps(context));
-      const item = (list.json?.items as any[] | undefined)?.find((candidate) => candidate.metadata?.name === name);
-      checkEqual(item?.metadata?.namespace, context.namespace, "metadata.namespace of the object as a list item");
+      const item = itemsOf(list.json, "the list of ConfigMaps").find((candidate) => metadataOf(candidate).name === name);
+      checkEqual(metadataOf(item).namespace, context.namespace, "metadata.namespace of the object as a list item");
       // A namespace is cluster-scoped: no metadata.namespace (transcript namespace-create).
       const namespace = await getObject(context, `/api/v1/namespaces/${context.namespace}`, "the case's namespace");
       check(namespace.metadata?.namespace === undefined, `a cluster-scoped Namespace carries metadata.namespace ${JSON.stringify(namespace.metadata?.namespace)}`);
@@ -68,8 +64,8 @@ export const metadataCases = defineCases("metadata", [
       const name = context.name("rv");
       const path = configMapPath(context, name);
       const created = await createConfigMap(context, name, { step: "0" });
-      const versions: string[] = [created.metadata.resourceVersion];
-      const writes: Array<[string, () => Promise<{ status: number; json: any }>]> = [
+      const versions: unknown[] = [created.metadata.resourceVersion];
+      const writes: Array<[string, () => Promise<{ status: number; json: unknown }>]> = [
         ["PUT", () => context.client.put(path, configMap(name, { step: "1" }))],
         ["merge PATCH", () => context.client.patch(path, { data: { step: "2" } })],
         ["JSON PATCH", () => context.client.patch(path, [{ op: "replace", path: "/data/step", value: "3" }], "application/json-patch+json")],
@@ -78,7 +74,7 @@ export const metadataCases = defineCases("metadata", [
       for (const [what, write] of writes) {
         const response = await write();
         check(response.status === 200, `${what}: expected 200, got ${response.status}`);
-        const version = response.json?.metadata?.resourceVersion;
+        const version = metadataOf(response.json).resourceVersion;
         check(typeof version === "string" && version !== "", `${what}: the answer has no resourceVersion`);
         check(!versions.includes(version), `${what} changed the object but its resourceVersion ${version} is one it had before (${versions.join(", ")})`);
         versions.push(version);
@@ -106,9 +102,9 @@ export const metadataCases = defineCases("metadata", [
       await nextSecond(context);
       const put = await context.client.put(path, configMap(name, { v: "2" }));
       checkEqual(put.status, 200, `status of the PUT (${brief(put)})`);
-      checkEqual(put.json?.metadata?.creationTimestamp, stamp, "creationTimestamp after a PUT whose body has none");
+      checkEqual(metadataOf(put.json).creationTimestamp, stamp, "creationTimestamp after a PUT whose body has none");
       const patched = await context.client.patch(path, { data: { v: "3" } });
-      checkEqual(patched.json?.metadata?.creationTimestamp, stamp, "creationTimestamp after a PATCH");
+      checkEqual(metadataOf(patched.json).creationTimestamp, stamp, "creationTimestamp after a PATCH");
       const got = await getObject(context, path, "the updated object");
       checkEqual(got.metadata?.creationTimestamp, stamp, "stored creationTimestamp after updates");
     },
@@ -129,13 +125,13 @@ export const metadataCases = defineCases("metadata", [
       checkEqual(new Set(uids).size, uids.length, `distinct uids of three objects (${uids.join(", ")})`);
       const path = configMapPath(context, names[0]!);
       const put = await context.client.put(path, configMap(names[0]!, { changed: "yes" }));
-      checkEqual(put.json?.metadata?.uid, uids[0], "uid after a PUT (the same object)");
+      checkEqual(metadataOf(put.json).uid, uids[0], "uid after a PUT (the same object)");
       const patched = await context.client.patch(path, { data: { changed: "again" } });
-      checkEqual(patched.json?.metadata?.uid, uids[0], "uid after a PATCH (the same object)");
+      checkEqual(metadataOf(patched.json).uid, uids[0], "uid after a PATCH (the same object)");
       // A new object under a deleted one's name is another object: another uid.
       await context.client.delete(path);
       const reborn = await createConfigMap(context, names[0]!);
-      check(!uids.includes(reborn.metadata?.uid), `the object re-created under ${names[0]} got uid ${reborn.metadata?.uid}, already used (${uids.join(", ")})`);
+      check(!uids.some((uid) => uid === reborn.metadata.uid), `the object re-created under ${names[0]} got uid ${reborn.metadata?.uid}, already used (${uids.join(", ")})`);
     },
   },
   {
@@ -157,7 +153,7 @@ export const metadataCases = defineCases("metadata", [
       // Nor may an update move creationTimestamp (Kubernetes keeps the stored one).
       const put = await context.client.put(configMapPath(context, name), { apiVersion: "v1", kind: "ConfigMap", metadata: { name, creationTimestamp: clientStamp }, data: { k: "v" } });
       checkEqual(put.status, 200, `status of a PUT whose body carries another creationTimestamp (${brief(put)})`);
-      checkEqual(put.json?.metadata?.creationTimestamp, created.metadata.creationTimestamp, "creationTimestamp after a PUT naming another one");
+      checkEqual(metadataOf(put.json).creationTimestamp, created.metadata.creationTimestamp, "creationTimestamp after a PUT naming another one");
     },
   },
   {
@@ -193,15 +189,15 @@ export const metadataCases = defineCases("metadata", [
         const current = await getObject(context, path, "the object");
         const added = await context.client.put(path, { ...current, metadata: { ...current.metadata, finalizers: ["example.com/a", "example.com/b"] } });
         checkEqual(added.status, 200, `status of a PUT adding a finalizer (${brief(added)})`);
-        checkEqual(added.json?.metadata?.finalizers, ["example.com/a", "example.com/b"], "finalizers after a PUT adding one");
+        checkEqual(metadataOf(added.json).finalizers, ["example.com/a", "example.com/b"], "finalizers after a PUT adding one");
         // Any actor may reorder it.
         const reordered = await context.client.patch(path, { metadata: { finalizers: ["example.com/b", "example.com/a"] } });
         checkEqual(reordered.status, 200, `status of a PATCH reordering the finalizers (${brief(reordered)})`);
-        checkEqual(reordered.json?.metadata?.finalizers, ["example.com/b", "example.com/a"], "finalizers after the reordering PATCH");
+        checkEqual(metadataOf(reordered.json).finalizers, ["example.com/b", "example.com/a"], "finalizers after the reordering PATCH");
         // And remove another's entry.
         const removed = await context.client.patch(path, [{ op: "remove", path: "/metadata/finalizers/1" }], "application/json-patch+json");
         checkEqual(removed.status, 200, `status of a JSON patch removing a finalizer (${brief(removed)})`);
-        checkEqual(removed.json?.metadata?.finalizers, ["example.com/b"], "finalizers after removing example.com/a");
+        checkEqual(metadataOf(removed.json).finalizers, ["example.com/b"], "finalizers after removing example.com/a");
         const got = await getObject(context, path, "the object");
         checkEqual(got.metadata?.finalizers, ["example.com/b"], "stored finalizers");
       } finally {
@@ -246,13 +242,13 @@ export const metadataCases = defineCases("metadata", [
       // port it does not reserve; the real create allocates its own.
       const body = { apiVersion: "v1", kind: "Service", metadata: { name: context.name("svc") }, spec: { type: "NodePort", ports: [{ port: 80 }] } };
       const services = `/api/v1/namespaces/${context.namespace}/services`;
-      const allocation = (service: any): [unknown, unknown] => [service?.spec?.clusterIP, service?.spec?.ports?.[0]?.nodePort];
+      const allocation = (service: unknown): [unknown, unknown] => [fieldAt(service, "spec", "clusterIP"), fieldAt(service, "spec", "ports", 0, "nodePort")];
       const dry = checkCreated(await context.client.post(`${services}?dryRun=All`, body), "dry-run create of a NodePort Service");
       const [dryIp, dryPort] = allocation(dry);
-      check(typeof dryIp === "string" && dryIp !== "" && typeof dryPort === "number", `the dry-run answer shows no cluster IP and node port: ${JSON.stringify(dry?.spec)}`);
+      check(typeof dryIp === "string" && dryIp !== "" && typeof dryPort === "number", `the dry-run answer shows no cluster IP and node port: ${JSON.stringify(dry.spec)}`);
       const real = checkCreated(await context.client.post(services, body), "real create of the same Service");
       const [realIp, realPort] = allocation(real);
-      check(typeof realIp === "string" && realIp !== "" && typeof realPort === "number", `the real create allocated no cluster IP and node port: ${JSON.stringify(real?.spec)}`);
+      check(typeof realIp === "string" && realIp !== "" && typeof realPort === "number", `the real create allocated no cluster IP and node port: ${JSON.stringify(real.spec)}`);
       // Allocations are random: one value may repeat by chance, both together may not.
       check(dryIp !== realIp || dryPort !== realPort, `the real create got the dry run's allocation: cluster IP ${String(realIp)}, node port ${String(realPort)}`);
     },
@@ -268,15 +264,15 @@ export const metadataCases = defineCases("metadata", [
         await createConfigMap(context, name, {}, undefined, ["example.com/hold"]);
         const dryResponse = await context.client.delete(`${path}?dryRun=All`);
         checkEqual(dryResponse.status, 200, `status of a dry-run DELETE of an object with a finalizer (${brief(dryResponse)})`);
-        checkEqual(dryResponse.json?.kind, "ConfigMap", "kind of the dry-run DELETE answer (the object that would be finalizing)");
-        const dryStamp = checkServerNow(dryResponse.json?.metadata?.deletionTimestamp, dryResponse, "deletionTimestamp of the dry-run DELETE answer");
+        checkEqual(recordOf(dryResponse.json).kind, "ConfigMap", "kind of the dry-run DELETE answer (the object that would be finalizing)");
+        const dryStamp = checkServerNow(metadataOf(dryResponse.json).deletionTimestamp, dryResponse, "deletionTimestamp of the dry-run DELETE answer");
         const kept = await getObject(context, path, "the object after the dry-run DELETE");
         checkEqual(kept.metadata?.deletionTimestamp, undefined, "stored deletionTimestamp after a dry-run DELETE");
         await nextSecond(context);
         const realResponse = await context.client.delete(path);
         checkEqual(realResponse.status, 200, `status of the real DELETE (${brief(realResponse)})`);
-        const realStamp = checkServerNow(realResponse.json?.metadata?.deletionTimestamp, realResponse, "deletionTimestamp of the real DELETE answer");
-        check(realStamp !== dryStamp, `the real DELETE, a second after the dry run, set the dry run's deletionTimestamp ${dryResponse.json.metadata.deletionTimestamp}`);
+        const realStamp = checkServerNow(metadataOf(realResponse.json).deletionTimestamp, realResponse, "deletionTimestamp of the real DELETE answer");
+        check(realStamp !== dryStamp, `the real DELETE, a second after the dry run, set the dry run's deletionTimestamp ${metadataOf(dryResponse.json).deletionTimestamp}`);
       } finally {
         await dropFinalizers(context, path);
       }

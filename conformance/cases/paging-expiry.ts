@@ -6,27 +6,28 @@
 import type { CaseContext } from "../case-context.ts";
 import { defineCases } from "../case-definition.ts";
 import { check, checkEqual } from "../check.ts";
-import type { ApiResponse } from "../client/conformance-client.ts";
-import { configMaps, q } from "./fixtures.ts";
+import { fieldAt, recordOf } from "../client/json-fields.ts";
 import { describeRetention } from "../retention.ts";
-import { createObject, isGoneStatus, scope, updateObject, wellInsideRetentionMs, type Scope } from "./watch.ts";
+import { configMaps } from "./support/config-maps.ts";
+import { isGoneStatus, wellInsideRetentionMs } from "./support/expired-versions.ts";
+import { itemsOf } from "./support/list-body.ts";
+import { metadataOf } from "./support/object-body.ts";
+import { q } from "./support/query.ts";
+import { createObject, scope, updateObject, type Scope } from "./support/scoped-objects.ts";
+import { message } from "./support/status-answers.ts";
 
 const LIMIT = 2;
 
-function message(response: ApiResponse): string {
-  return response.json?.message ?? response.text.slice(0, 200);
-}
-
 /** Name → data.v of the case's items. */
-function stateOf(items: readonly any[], objects: Scope): string {
+function stateOf(items: readonly unknown[], objects: Scope): string {
   return items
-    .filter((item) => objects.ours(item?.metadata?.name))
-    .map((item) => `${item.metadata.name}=${item.data?.v}`)
+    .filter((item) => objects.ours(metadataOf(item).name))
+    .map((item) => `${metadataOf(item).name}=${fieldAt(item, "data", "v")}`)
     .join(", ");
 }
 
 /** Objects x-0 … x-4, a first page of limit 2 with its continue token, then writes after it (x-3 changed, x-5 created). */
-async function firstPageThenWrites(context: CaseContext, prefix: string): Promise<{ objects: Scope; page: any; token: string; snapshot: string; latest: Map<string, string> }> {
+async function firstPageThenWrites(context: CaseContext, prefix: string): Promise<{ objects: Scope; page: unknown; token: string; snapshot: string; latest: Map<string, string> }> {
   const objects = scope(context, prefix);
   const latest = new Map<string, string>();
   for (let index = 0; index < 5; index++) {
@@ -35,7 +36,7 @@ async function firstPageThenWrites(context: CaseContext, prefix: string): Promis
   }
   const first = await context.client.get(`${configMaps(context)}?limit=${LIMIT}`);
   check(first.status === 200, `setup: list ?limit=${LIMIT} answered ${first.status}: ${message(first)}`);
-  const token = first.json?.metadata?.continue;
+  const token = metadataOf(first.json).continue;
   check(typeof token === "string" && token !== "", `setup: a first page of limit ${LIMIT} over 5 objects carried no continue token: ${first.text.slice(0, 200)}`);
   const snapshot = [...latest].map(([name, v]) => `${name}=${v}`).join(", ");
   await updateObject(context, objects.name("3"), { v: "late" });
@@ -46,15 +47,16 @@ async function firstPageThenWrites(context: CaseContext, prefix: string): Promis
 }
 
 /** Follows continue tokens from `token`; returns the pages. */
-async function follow(context: CaseContext, token: string): Promise<any[]> {
-  const pages: any[] = [];
+async function follow(context: CaseContext, token: string): Promise<unknown[]> {
+  const pages: unknown[] = [];
   let next: string | undefined = token;
   for (let round = 0; next !== undefined && next !== ""; round++) {
     check(round < 20, "more than 20 pages for a handful of objects");
     const page = await context.client.get(`${configMaps(context)}?limit=${LIMIT}&continue=${q(next)}`);
     check(page.status === 200, `list ?limit=${LIMIT}&continue=… answered ${page.status}: ${message(page)}`);
     pages.push(page.json);
-    next = page.json?.metadata?.continue;
+    const following = metadataOf(page.json).continue;
+    next = following === undefined ? undefined : String(following);
   }
   return pages;
 }
@@ -85,12 +87,12 @@ export const pagingExpiryCases = defineCases("paging", [
       );
       // Deviation expired-continue-token: Kubernetes offers a token that goes on from the same place
       // at the latest version (inconsistently); a server may also offer none.
-      const offered = expired.json?.metadata?.continue;
+      const offered = metadataOf(expired.json).continue;
       if (offered === undefined || offered === "") return;
       check(typeof offered === "string", `metadata.continue of the 410 should be a string, got ${JSON.stringify(offered)}`);
-      const items = ((page.items ?? []) as any[]).map((item) => String(item?.metadata?.name));
+      const items = itemsOf(page).map((item) => String(metadataOf(item).name));
       const lastKey = items[items.length - 1] ?? "";
-      const rest = (await follow(context, offered)).flatMap((p) => p.items ?? []);
+      const rest = (await follow(context, offered)).flatMap((p) => itemsOf(p));
       const expected = [...latest]
         .filter(([name]) => name > lastKey)
         .sort(([a], [b]) => (a < b ? -1 : 1))
@@ -112,11 +114,11 @@ export const pagingExpiryCases = defineCases("paging", [
       await context.advance(waitMs);
       const pages = await follow(context, token);
       checkEqual(
-        pages.map((p) => p.metadata?.resourceVersion),
-        pages.map(() => page.metadata?.resourceVersion),
+        pages.map((p) => metadataOf(p).resourceVersion),
+        pages.map(() => metadataOf(page).resourceVersion),
         `metadata.resourceVersion of the pages after waiting ${waitMs / 1000} s, against the first page's`,
       );
-      checkEqual(stateOf([...(page.items ?? []), ...pages.flatMap((p) => p.items ?? [])], objects), snapshot, "all pages: the objects as they were at the first page");
+      checkEqual(stateOf([...itemsOf(page), ...pages.flatMap((p) => itemsOf(p))], objects), snapshot, "all pages: the objects as they were at the first page");
     },
   },
   {
@@ -132,7 +134,7 @@ export const pagingExpiryCases = defineCases("paging", [
         ["the token with a character added", `${token}x`],
       ] as const) {
         const response = await context.client.get(`${configMaps(context)}?limit=${LIMIT}&continue=${q(value)}`);
-        check(response.status === 400 && response.json?.reason === "BadRequest", `continue with ${what}: expected 400 BadRequest, got ${response.status}: ${message(response)}`);
+        check(response.status === 400 && recordOf(response.json).reason === "BadRequest", `continue with ${what}: expected 400 BadRequest, got ${response.status}: ${message(response)}`);
       }
     },
   },
@@ -146,13 +148,13 @@ export const pagingExpiryCases = defineCases("paging", [
       // Our server refuses it (400). Kubernetes' tokens hold a key relative to the collection, so it
       // continues the Secrets from that key instead: right too, as long as no ConfigMap comes back.
       if (response.status === 400) {
-        checkEqual(response.json?.reason, "BadRequest", "reason of the 400 for a ConfigMap list's continue token sent to Secrets");
+        checkEqual(recordOf(response.json).reason, "BadRequest", "reason of the 400 for a ConfigMap list's continue token sent to Secrets");
         return;
       }
       check(response.status === 200, `a ConfigMap list's continue token sent to the Secrets: expected 400, or a list of Secrets; got ${response.status}: ${message(response)}`);
-      checkEqual(response.json?.kind, "SecretList", "kind of the list of Secrets continued with a ConfigMap list's token");
-      const leaked = ((response.json?.items ?? []) as any[]).filter((item) => objects.ours(item?.metadata?.name) || item?.kind === "ConfigMap");
-      check(leaked.length === 0, `the Secrets list served ConfigMaps of the token's collection: ${leaked.map((item) => item?.metadata?.name).join(", ")}`);
+      checkEqual(recordOf(response.json).kind, "SecretList", "kind of the list of Secrets continued with a ConfigMap list's token");
+      const leaked = itemsOf(response.json, "the list of Secrets").filter((item) => objects.ours(metadataOf(item).name) || recordOf(item).kind === "ConfigMap");
+      check(leaked.length === 0, `the Secrets list served ConfigMaps of the token's collection: ${leaked.map((item) => metadataOf(item).name).join(", ")}`);
     },
   },
 ]);

@@ -1,19 +1,25 @@
 /** Paging with continue tokens (doc 1 §2.3, §4.6.3). */
 import { defineCases } from "../case-definition.ts";
 import { check, checkEqual } from "../check.ts";
-import { checkAnswerForm } from "./dialect-answers.ts";
-import { configMaps, createConfigMaps, itemNames, q } from "./fixtures.ts";
 import type { CaseContext } from "../case-context.ts";
+import { recordOf, type JsonRecord } from "../client/json-fields.ts";
+import { configMaps, createConfigMaps } from "./support/config-maps.ts";
+import { checkAnswerForm } from "./support/dialect-answers.ts";
+import { expectRecord } from "./support/json-guards.ts";
+import { itemNames, listItems } from "./support/list-body.ts";
+import { expectObject, metadataOf } from "./support/object-body.ts";
+import { q } from "./support/query.ts";
 
 /** Follows continue tokens from a first page; returns every page. */
-async function allPages(context: CaseContext, firstQuery: string, between?: () => Promise<void>): Promise<any[]> {
-  const pages: any[] = [];
+async function allPages(context: CaseContext, firstQuery: string, between?: () => Promise<void>): Promise<JsonRecord[]> {
+  const pages: JsonRecord[] = [];
   let query = firstQuery;
   for (let round = 0; round < 50; round++) {
     const page = await context.client.get(`${configMaps(context)}?${query}`);
-    check(page.status === 200, `list ?${query} answered ${page.status}: ${page.json?.message ?? ""}`);
-    pages.push(page.json);
-    const token = page.json.metadata?.continue;
+    check(page.status === 200, `list ?${query} answered ${page.status}: ${recordOf(page.json).message ?? ""}`);
+    const body = expectRecord(page.json, `list ?${query}`);
+    pages.push(body);
+    const token = metadataOf(body).continue;
     if (token === undefined || token === "") {
       // Deviation continue-when-complete, tolerant (dialect-answers.ts): doc 1 §2.3 "Empty string
       // when the list is complete" reads as "" or as a field left out; Kubernetes leaves it out.
@@ -21,7 +27,7 @@ async function allPages(context: CaseContext, firstQuery: string, between?: () =
       return pages;
     }
     await between?.();
-    query = `limit=2&continue=${q(token)}`;
+    query = `limit=2&continue=${q(String(token))}`;
   }
   throw new Error("more than 50 pages for a handful of objects");
 }
@@ -36,7 +42,7 @@ export const pagingCases = defineCases("paging", [
       const pages = await allPages(context, "limit=2");
       checkEqual(pages.map((page) => page.kind), pages.map(() => "ConfigMapList"), "kind of every page");
       checkEqual(pages.flatMap(itemNames), names, "items of all pages, in order");
-      check(pages.every((page) => page.items.length <= 2), `a page held more than limit=2 items: ${pages.map((p) => p.items.length)}`);
+      check(pages.every((page) => listItems(page, "a page").length <= 2), `a page held more than limit=2 items: ${pages.map((p) => listItems(p, "a page").length)}`);
     },
   },
   {
@@ -51,7 +57,7 @@ export const pagingCases = defineCases("paging", [
         await context.client.post(configMaps(context), { metadata: { name: `snap-late-${written++}` } });
         await context.client.delete(`${configMaps(context)}/${names[3]}`).catch(() => undefined);
       });
-      const versions = new Set(pages.map((page) => page.metadata.resourceVersion));
+      const versions = new Set(pages.map((page) => expectObject(page, "a page").metadata.resourceVersion));
       checkEqual(versions.size, 1, `distinct metadata.resourceVersion across pages (${[...versions]})`);
       checkEqual(pages.flatMap(itemNames), names, "items of all pages (the snapshot of the first page)");
     },
@@ -63,7 +69,7 @@ export const pagingCases = defineCases("paging", [
     async run(context) {
       await createConfigMaps(context, "count", 5);
       const pages = await allPages(context, "limit=2");
-      checkEqual(pages.map((page) => page.metadata.remainingItemCount), [3, 1, undefined], "remainingItemCount of each page");
+      checkEqual(pages.map((page) => expectObject(page, "a page").metadata.remainingItemCount), [3, 1, undefined], "remainingItemCount of each page");
     },
   },
   {
@@ -75,8 +81,9 @@ export const pagingCases = defineCases("paging", [
       const page = await context.client.get(`${configMaps(context)}?limit=1&labelSelector=${q("parity=even")}`);
       checkEqual(page.status, 200, "status");
       checkEqual(itemNames(page.json).length, 1, "items on the first page");
-      check(page.json.metadata.continue !== undefined && page.json.metadata.continue !== "", "a continue token for the second match");
-      checkEqual(page.json.metadata.remainingItemCount, undefined, "remainingItemCount with a label selector");
+      const { metadata } = expectObject(page.json, "the first page");
+      check(metadata.continue !== undefined && metadata.continue !== "", "a continue token for the second match");
+      checkEqual(metadata.remainingItemCount, undefined, "remainingItemCount with a label selector");
     },
   },
 ]);

@@ -5,8 +5,13 @@
  */
 import { defineCases } from "../case-definition.ts";
 import { check, checkEqual, checkOneOf } from "../check.ts";
-import { checkAnswerForm } from "./dialect-answers.ts";
-import { configMap, configMaps, createConfigMaps, itemNames, q } from "./fixtures.ts";
+import { recordOf } from "../client/json-fields.ts";
+import { configMap, configMaps, createConfigMaps } from "./support/config-maps.ts";
+import { checkAnswerForm } from "./support/dialect-answers.ts";
+import { expectRecord } from "./support/json-guards.ts";
+import { itemNames, listItems } from "./support/list-body.ts";
+import { expectObject } from "./support/object-body.ts";
+import { q } from "./support/query.ts";
 
 export const parameterCases = defineCases("parameters", [
   {
@@ -17,8 +22,10 @@ export const parameterCases = defineCases("parameters", [
       await createConfigMaps(context, "shape", 1);
       const core = await context.client.get(configMaps(context));
       const apps = await context.client.get(`/apis/apps/v1/namespaces/${context.namespace}/deployments`);
-      checkEqual([core.json.kind, core.json.apiVersion], ["ConfigMapList", "v1"], "kind and apiVersion of a core list");
-      checkEqual([apps.json.kind, apps.json.apiVersion], ["DeploymentList", "apps/v1"], "kind and apiVersion of an apps/v1 list");
+      const coreList = expectRecord(core.json, "a core list");
+      const appsList = expectRecord(apps.json, "an apps/v1 list");
+      checkEqual([coreList.kind, coreList.apiVersion], ["ConfigMapList", "v1"], "kind and apiVersion of a core list");
+      checkEqual([appsList.kind, appsList.apiVersion], ["DeploymentList", "apps/v1"], "kind and apiVersion of an apps/v1 list");
     },
   },
   {
@@ -29,7 +36,8 @@ export const parameterCases = defineCases("parameters", [
       await createConfigMaps(context, "cap", 3);
       const page = await context.client.get(`${configMaps(context)}?limit=1`);
       checkEqual(page.status, 200, "status");
-      check(page.json.items.length <= 1, `limit=1 returned ${page.json.items.length} items`);
+      const items = listItems(page.json, "the list ?limit=1");
+      check(items.length <= 1, `limit=1 returned ${items.length} items`);
     },
   },
   {
@@ -38,7 +46,7 @@ export const parameterCases = defineCases("parameters", [
     tags: [],
     async run(context) {
       const answer = await context.client.get(`${configMaps(context)}?limit=abc`);
-      checkEqual([answer.status, answer.json?.kind, answer.json?.reason], [400, "Status", "BadRequest"], "limit=abc");
+      checkEqual([answer.status, recordOf(answer.json).kind, recordOf(answer.json).reason], [400, "Status", "BadRequest"], "limit=abc");
     },
   },
   {
@@ -51,7 +59,7 @@ export const parameterCases = defineCases("parameters", [
         const answer = await context.client.get(`${configMaps(context)}?limit=${limit}`);
         checkEqual(answer.status, 200, `status for limit=${limit}`);
         check(names.every((name) => itemNames(answer.json).includes(name)), `limit=${limit} left out items: got ${itemNames(answer.json)}`);
-        checkOneOf(answer.json.metadata.continue, [undefined, ""], `continue token for limit=${limit}`);
+        checkOneOf(expectObject(answer.json, `the list ?limit=${limit}`).metadata.continue, [undefined, ""], `continue token for limit=${limit}`);
       }
     },
   },
@@ -62,7 +70,7 @@ export const parameterCases = defineCases("parameters", [
     async run(context) {
       const names = await createConfigMaps(context, "rest", 3);
       const first = await context.client.get(`${configMaps(context)}?limit=1`);
-      const token = first.json.metadata.continue;
+      const token = expectObject(first.json, "the first page").metadata.continue;
       check(typeof token === "string" && token !== "", "a first page of 1 of 3 items carries a continue token");
       const rest = await context.client.get(`${configMaps(context)}?continue=${q(token)}`);
       checkEqual(rest.status, 200, "status of a continue without limit");
@@ -75,15 +83,15 @@ export const parameterCases = defineCases("parameters", [
     tags: [],
     async run(context) {
       const list = await context.client.get(configMaps(context));
-      const resourceVersion = list.json.metadata.resourceVersion;
+      const resourceVersion = String(expectObject(list.json, "the list").metadata.resourceVersion);
       const answer = await context.client.get(`${configMaps(context)}?resourceVersionMatch=Bogus&resourceVersion=${q(resourceVersion)}`);
-      checkEqual([answer.status, answer.json?.reason], [422, "Invalid"], "resourceVersionMatch=Bogus");
+      checkEqual([answer.status, recordOf(answer.json).reason], [422, "Invalid"], "resourceVersionMatch=Bogus");
       for (const match of ["Exact", "NotOlderThan"]) {
         const accepted = await context.client.get(`${configMaps(context)}?resourceVersionMatch=${match}&resourceVersion=${q(resourceVersion)}`);
         // Kubernetes' watch cache may not have heard of the list's version yet: it waits, then 504
         // (deviation not-older-than-cache-lag). Exact reads go to storage and are always served.
-        if (match === "NotOlderThan" && accepted.status === 504 && /too large resource version/i.test(String(accepted.json?.message))) {
-          checkAnswerForm(context.dialect, "not-older-than-cache-lag", "too-large", `resourceVersionMatch=NotOlderThan at the list's own resourceVersion ${resourceVersion} answered 504 (${accepted.json?.message})`);
+        if (match === "NotOlderThan" && accepted.status === 504 && /too large resource version/i.test(String(recordOf(accepted.json).message))) {
+          checkAnswerForm(context.dialect, "not-older-than-cache-lag", "too-large", `resourceVersionMatch=NotOlderThan at the list's own resourceVersion ${resourceVersion} answered 504 (${recordOf(accepted.json).message})`);
           continue;
         }
         checkEqual(accepted.status, 200, `resourceVersionMatch=${match} at the list's own resourceVersion`);
@@ -96,10 +104,10 @@ export const parameterCases = defineCases("parameters", [
     tags: [],
     async run(context) {
       const list = await context.client.get(configMaps(context));
-      const resourceVersion = q(list.json.metadata.resourceVersion);
+      const resourceVersion = q(String(expectObject(list.json, "the list").metadata.resourceVersion));
       const answer = await context.client.get(`${configMaps(context)}?watch=1&resourceVersionMatch=NotOlderThan&resourceVersion=${resourceVersion}&timeoutSeconds=1`);
       checkOneOf(answer.status, [400, 422], "a watch with resourceVersionMatch");
-      checkEqual(answer.json?.kind, "Status", "the answer is a Status");
+      checkEqual(recordOf(answer.json).kind, "Status", "the answer is a Status");
     },
   },
   {
@@ -111,7 +119,7 @@ export const parameterCases = defineCases("parameters", [
       // Kubernetes answers 500 here (transcript list-rv-nonnumeric, gap rv-unparseable); a clear 400 is
       // better. Tolerant for every dialect: doc 1 §4.2 is silent, so neither fails a doc 1 server.
       checkOneOf(answer.status, [400, 500], "status for an unparseable resourceVersion");
-      checkEqual(answer.json?.kind, "Status", "the answer is a Status");
+      checkEqual(recordOf(answer.json).kind, "Status", "the answer is a Status");
     },
   },
   {
@@ -134,7 +142,7 @@ export const parameterCases = defineCases("parameters", [
       // Kubernetes refuses bodies over 3 MiB (transcript body-too-large); doc 1 leaves the limit open.
       const big = JSON.stringify(configMap("big", { blob: "x".repeat(4 * 1024 * 1024) }));
       const answer = await context.client.request("POST", configMaps(context), { body: big, contentType: "application/json" });
-      checkEqual([answer.status, answer.json?.reason], [413, "RequestEntityTooLarge"], "a 4 MiB body");
+      checkEqual([answer.status, recordOf(answer.json).reason], [413, "RequestEntityTooLarge"], "a 4 MiB body");
       checkEqual((await context.client.get(`${configMaps(context)}/big`)).status, 404, "the oversized object was not stored");
     },
   },

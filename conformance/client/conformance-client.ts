@@ -4,6 +4,7 @@
  * interlock, JSON handled, and watches read event by event with bounded waits.
  */
 import type { ExchangeRecorder } from "./exchange-recorder.ts";
+import { fieldAt } from "./json-fields.ts";
 import type { MutationInterlock } from "./mutation-interlock.ts";
 
 /** Carries a request to a server. */
@@ -15,8 +16,8 @@ export interface ApiResponse {
   readonly headers: Headers;
   readonly bytes: Uint8Array;
   readonly text: string;
-  /** The body parsed as JSON, or undefined when it is not JSON. */
-  readonly json: any;
+  /** The body parsed as JSON, or undefined when it is not JSON; its shape is the server's (read it with json-fields.ts). */
+  readonly json: unknown;
 }
 
 /** Options of one request. */
@@ -31,7 +32,8 @@ export interface RequestOptions {
 /** One event read from a watch stream. */
 export interface WatchLine {
   readonly type: string;
-  readonly object: any;
+  /** The event's object as parsed (the line itself for an UNPARSEABLE one); its shape is the server's. */
+  readonly object: unknown;
 }
 
 /** An open watch. */
@@ -85,7 +87,8 @@ export class ConformanceClient {
       });
     }
     const json = parseJson(text);
-    this.interlock.recordCreated(method, path, response.status, json?.metadata?.name);
+    const createdName = fieldAt(json, "metadata", "name");
+    this.interlock.recordCreated(method, path, response.status, typeof createdName === "string" ? createdName : undefined);
     return { status: response.status, headers: response.headers, bytes, text, json };
   }
 
@@ -198,7 +201,7 @@ export class ConformanceClient {
   }
 }
 
-function parseJson(text: string): any {
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

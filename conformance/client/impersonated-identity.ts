@@ -7,6 +7,7 @@
  */
 import type { Dialect } from "../../spec/dialects.ts";
 import type { ConformanceClient } from "./conformance-client.ts";
+import { fieldAt } from "./json-fields.ts";
 
 /** The ServiceAccount the suite acts as. */
 export const RESTRICTED_SERVICE_ACCOUNT = "orb-conformance-restricted";
@@ -22,7 +23,7 @@ export async function provisionImpersonatedIdentity(admin: ConformanceClient, na
     spec: { resourceAttributes: { namespace, verb: "impersonate", resource: "serviceaccounts", name: RESTRICTED_SERVICE_ACCOUNT } },
   });
   if (review.status >= 300) return { unavailable: `the server does not answer a SelfSubjectAccessReview (HTTP ${review.status})` };
-  if (review.json?.status?.allowed !== true) return { unavailable: `the main identity may not impersonate ServiceAccounts in ${namespace}` };
+  if (fieldAt(review.json, "status", "allowed") !== true) return { unavailable: `the main identity may not impersonate ServiceAccounts in ${namespace}` };
   const rbac = `/apis/${dialect.groups.rbac}/v1/namespaces/${namespace}`;
   const steps: Array<[string, string, unknown]> = [
     ["ServiceAccount", `/api/v1/namespaces/${namespace}/serviceaccounts`, { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: RESTRICTED_SERVICE_ACCOUNT } }],

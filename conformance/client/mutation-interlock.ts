@@ -3,7 +3,7 @@
  * namespaces the run created and the cluster-scoped objects the run itself created, so a case —
  * buggy or not — can never touch anything else on a real cluster.
  */
-import { parseRequestTarget } from "../../sim/apiserver/request-target.ts";
+import { parseRequestTarget } from "../../sim/apiserver/routing/request-target.ts";
 
 /** A request the interlock stopped; the case is reported as an error. */
 export class InterlockError extends Error {}

@@ -1,10 +1,10 @@
 /**
  * Teeth of `fuzz --target api` (issue 16): every planted defect of the embedded server (serve's
- * and soak's, sim/apiserver/defects.ts) is found within 200 runs of one campaign seed, and shrunk
+ * and soak's, sim/apiserver/defects/defects.ts) is found within 200 runs of one campaign seed, and shrunk
  * to at most 8 operations; without defects the same campaign finds nothing.
  */
 import { describe, expect, it } from "vitest";
-import { defects } from "../../sim/apiserver/defects.ts";
+import { defects } from "../../sim/apiserver/defects/defects.ts";
 import { openApiFuzzTarget } from "./api-fuzz-target.ts";
 import { flatSteps, describeStep } from "./api-steps.ts";
 import { failureSummary, runApiFuzz } from "./run-api-fuzz.ts";

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { dialectByName } from "../../spec/dialects.ts";
-import { NO_DEFECTS, type DefectName } from "../../sim/apiserver/defects.ts";
+import { NO_DEFECTS, type DefectName } from "../../sim/apiserver/defects/defects.ts";
 import { openTarget, type TargetChoice } from "../run-conformance.ts";
 import { remoteFuzzServer, virtualFuzzServer, type FuzzServer } from "./fuzz-server.ts";
 import { ROOT_CA_CONFIGMAP } from "./fuzz-side.ts";

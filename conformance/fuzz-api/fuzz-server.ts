@@ -9,7 +9,7 @@
  * exact: the same program always meets the same server.
  */
 import type { Dialect } from "../../spec/dialects.ts";
-import type { DefectName } from "../../sim/apiserver/defects.ts";
+import type { DefectName } from "../../sim/apiserver/defects/defects.ts";
 import type { Identity } from "../targets/target.ts";
 import { virtualTimeApiServer } from "../targets/embedded-target.ts";
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialectByName } from "../../spec/dialects.ts";
-import { NO_DEFECTS } from "../../sim/apiserver/defects.ts";
+import { NO_DEFECTS } from "../../sim/apiserver/defects/defects.ts";
 import { SOCKET_WATCH_FLUSH_INTERVAL_MS } from "../../sim/apiserver/api-server.ts";
 import { startLoopbackServer, type LoopbackServer } from "../../sim/transport/loopback-server.ts";
 import type { ApiStep } from "./api-steps.ts";

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { dialectByName } from "../../spec/dialects.ts";
 import { ApiServer } from "../../sim/apiserver/api-server.ts";
 import { parsePolicyFile, type UserInfo } from "../../sim/apiserver/auth/index.ts";
-import { NO_DEFECTS, type DefectName } from "../../sim/apiserver/defects.ts";
+import { NO_DEFECTS, type DefectName } from "../../sim/apiserver/defects/defects.ts";
 import { Rng } from "../../sim/kernel/rng.ts";
 import { realClock } from "../../sim/kernel/real-clock.ts";
 import { startLoopbackServer } from "../../sim/transport/loopback-server.ts";
@@ -40,7 +40,7 @@ export interface EmbeddedFuzzServer {
 
 /**
  * Starts the embedded server on 127.0.0.1 with a fresh administrator token. `defects` plants known
- * bugs (sim/apiserver/defects.ts), for the tests that show the fuzzer catches them.
+ * bugs (sim/apiserver/defects/defects.ts), for the tests that show the fuzzer catches them.
  */
 export async function startEmbeddedFuzzServer(defects: ReadonlySet<DefectName> = NO_DEFECTS): Promise<EmbeddedFuzzServer> {
   const token = randomBytes(24).toString("hex");

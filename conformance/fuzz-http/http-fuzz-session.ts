@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { dialects, type Dialect } from "../../spec/dialects.ts";
-import type { DefectName } from "../../sim/apiserver/defects.ts";
+import type { DefectName } from "../../sim/apiserver/defects/defects.ts";
 import { bodyText, type Outcome } from "../../sim/fuzz/http/answer-oracle.ts";
 import { fuzzKinds } from "../../sim/fuzz/http/fuzz-kinds.ts";
 import type { FuzzTransport } from "../../sim/fuzz/http/fuzz-transport.ts";

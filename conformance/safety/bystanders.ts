@@ -56,7 +56,7 @@ export function bystanders(withDefinition: boolean): Bystander[] {
   ];
 }
 
-/** The Widget type (the embedded servers' sample, sim/apiserver/sample-custom-resource.ts). */
+/** The Widget type (the embedded servers' sample, sim/apiserver/routing/sample-custom-resource.ts). */
 const WIDGET_DEFINITION = {
   apiVersion: "apiextensions.k8s.io/v1",
   kind: "CustomResourceDefinition",

@@ -6,10 +6,10 @@
  * run's own transcripts say; `onRequest` may hold a request back (a slow server) or act on it.
  */
 import { randomBytes } from "node:crypto";
-import { parseCustomResourceDefinition } from "../../sim/apiserver/custom-resources.ts";
+import { parseCustomResourceDefinition } from "../../sim/apiserver/routing/custom-resources.ts";
 import { parsePolicyFile, parseStaticTokenFile } from "../../sim/apiserver/auth/index.ts";
-import { requestPath } from "../../sim/apiserver/request-path.ts";
-import { WIDGETS } from "../../sim/apiserver/sample-custom-resource.ts";
+import { requestPath } from "../../sim/apiserver/routing/request-path.ts";
+import { WIDGETS } from "../../sim/apiserver/routing/sample-custom-resource.ts";
 import type { FetchHandler } from "../../sim/transport/http-server.ts";
 import { startLoopbackServer } from "../../sim/transport/loopback-server.ts";
 import type { TlsCredentials } from "../../sim/transport/tls-files.ts";

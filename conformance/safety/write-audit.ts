@@ -9,7 +9,7 @@
  * Requests are judged in the order the server received them, so a write must follow the creation
  * that made its target the run's.
  */
-import { parseRequestTarget } from "../../sim/apiserver/request-target.ts";
+import { parseRequestTarget } from "../../sim/apiserver/routing/request-target.ts";
 import type { ClusterSnapshot } from "./cluster-snapshot.ts";
 
 /** A request as a server log or a transcript shows it. */

@@ -4,13 +4,13 @@
  * authentication on and one administrator token drawn at random. Its windows are short, so that a
  * one-minute soak sees what a long-lived server shows over hours: bookmarks every second, history
  * kept 15 s and compacted every 5 s (old versions answer 410, watchers relist). `defects` plants
- * known bugs (sim/apiserver/defects.ts, `soak --defect`), to watch the checkers catch them.
+ * known bugs (sim/apiserver/defects/defects.ts, `soak --defect`), to watch the checkers catch them.
  */
 import { randomBytes } from "node:crypto";
 import { SOCKET_WATCH_FLUSH_INTERVAL_MS } from "../../sim/apiserver/api-server.ts";
 import { parsePolicyFile, type UserInfo } from "../../sim/apiserver/auth/index.ts";
-import { NO_DEFECTS, type DefectName } from "../../sim/apiserver/defects.ts";
-import { GIT_VERSION } from "../../sim/apiserver/server-version.ts";
+import { NO_DEFECTS, type DefectName } from "../../sim/apiserver/defects/defects.ts";
+import { GIT_VERSION } from "../../sim/apiserver/discovery/server-version.ts";
 import { startLoopbackServer } from "../../sim/transport/loopback-server.ts";
 import type { SoakTarget } from "./soak-target.ts";
 
@@ -51,7 +51,7 @@ export async function startEmbeddedSoakServer(options: EmbeddedSoakServerOptions
     seed: randomBytes(16).toString("hex"),
     auth: { tokens: new Map([[token, SOAK_ADMIN]]), policy: parsePolicyFile(POLICY) },
     ...(options.windows ?? EMBEDDED_SOAK_WINDOWS),
-    // As `serve` runs: watches of the whole namespace share a broadcast (sim/apiserver/watch-broadcast.ts).
+    // As `serve` runs: watches of the whole namespace share a broadcast (sim/apiserver/watch/watch-broadcast.ts).
     watchFlushIntervalMs: SOCKET_WATCH_FLUSH_INTERVAL_MS,
     defects,
   });

@@ -1,11 +1,11 @@
 /**
  * Proof of teeth for soak (issue 15): each planted defect that only concurrency shows
- * (sim/apiserver/defects.ts, `caughtBy: "soak"`) is found by a short soak with the default
+ * (sim/apiserver/defects/defects.ts, `caughtBy: "soak"`) is found by a short soak with the default
  * workload against the embedded server with that defect, through the history invariant the defect
  * names; the same soak without a defect holds (run-soak.test.ts).
  */
 import { describe, expect, it } from "vitest";
-import { soakDefects, type DefectName } from "../../sim/apiserver/defects.ts";
+import { soakDefects, type DefectName } from "../../sim/apiserver/defects/defects.ts";
 import { checkHistory } from "../../sim/history/check-history.ts";
 import { startEmbeddedSoakServer } from "./embedded-soak-server.ts";
 import { runSoak } from "./run-soak.ts";

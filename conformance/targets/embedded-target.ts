@@ -17,11 +17,11 @@
 import { randomBytes } from "node:crypto";
 import type { Dialect } from "../../spec/dialects.ts";
 import { ApiServer } from "../../sim/apiserver/api-server.ts";
-import { parseCustomResourceDefinition } from "../../sim/apiserver/custom-resources.ts";
-import { NO_DEFECTS, type DefectName } from "../../sim/apiserver/defects.ts";
+import { parseCustomResourceDefinition } from "../../sim/apiserver/routing/custom-resources.ts";
+import { NO_DEFECTS, type DefectName } from "../../sim/apiserver/defects/defects.ts";
 import { parsePolicyFile, type AuthConfig, type UserInfo } from "../../sim/apiserver/auth/index.ts";
-import { socketAnswers } from "../../sim/apiserver/http-response.ts";
-import { GIT_VERSION } from "../../sim/apiserver/server-version.ts";
+import { socketAnswers } from "../../sim/apiserver/responses/http-response.ts";
+import { GIT_VERSION } from "../../sim/apiserver/discovery/server-version.ts";
 import { Rng } from "../../sim/kernel/rng.ts";
 import { realClock } from "../../sim/kernel/real-clock.ts";
 import { Simulation } from "../../sim/kernel/simulation.ts";
@@ -95,7 +95,7 @@ function bearer(token: string): Identity {
 export interface EmbeddedTargetOptions {
   /**
    * Bugs to plant in the embedded servers, the real-time one and every virtual-time one
-   * (sim/apiserver/defects.ts); none by default. Only conformance/defects.test.ts sets this, to
+   * (sim/apiserver/defects/defects.ts); none by default. Only conformance/defects.test.ts sets this, to
    * show the suite catches each one.
    */
   readonly defects?: ReadonlySet<DefectName>;

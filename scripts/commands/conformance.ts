@@ -1,6 +1,6 @@
 /** `orb-harness conformance`: run the suite against the embedded server or a real endpoint (wiring only). */
 import { allCases } from "../../conformance/cases/index.ts";
-import { runConformance } from "../../conformance/run-conformance.ts";
+import { runConformance, type TargetChoice } from "../../conformance/run-conformance.ts";
 import { selectCases, type ConformanceRun } from "../../conformance/runner.ts";
 import { totals } from "../../conformance/results.ts";
 import { ControlPlaneError } from "../../conformance/control-plane/kube-assets.ts";
@@ -58,98 +58,148 @@ export const conformanceCommand: CliCommand = {
     "130 when interrupted (Ctrl-C: running cases stop at once, the run's namespaces are deleted, reports written,",
     "a started control plane is stopped; a second Ctrl-C quits at once).",
   ].join("\n"),
-  async run(givenArgs, output) {
-    const args = withKubeAssetsDefault(givenArgs);
-    const flags = parseFlags(args, {
-      dialect: "string",
-      ...TARGET_FLAGS,
-      "restricted-token": "string",
-      "restricted-kubeconfig": "string",
-      "restricted-context": "string",
-      "server-compaction-interval": "string",
-      focus: "string",
-      skip: "string",
-      list: "boolean",
-      "list-uncovered": "boolean",
-      parallel: "integer",
-      timeout: "integer",
-      "read-only": "boolean",
-      slow: "boolean",
-      "keep-namespaces": "boolean",
-      "report-dir": "string",
-      reporter: "string",
-    });
-    const value = (name: string) => flags.values.get(name) as string | undefined;
-    if (flags.positionals.length > 0) throw new UsageError(`unexpected argument ${flags.positionals[0]}`);
-    const focus = regex(value("focus"), "focus");
-    const skip = regex(value("skip"), "skip");
-    if (flags.values.get("list") === true) return listCases(output, focus, skip);
-    if (flags.values.get("list-uncovered") === true) return listUncovered(output);
-    // A run of no case would pass vacuously: a mistyped --focus must not turn CI green.
-    if (selectCases(allCases, { ...(focus && { focus }), ...(skip && { skip }) }).length === 0) {
-      const given = [focus && `--focus ${value("focus")}`, skip && `--skip ${value("skip")}`].filter(Boolean).join(" with ");
-      throw new UsageError(`${given} selects no case; --list shows the case ids`);
-    }
-    const target = targetChoice(flags);
-    const reporter = value("reporter") ?? (process.stdout.isTTY ? "tty" : "plain");
-    if (reporter !== "tty" && reporter !== "plain") throw new UsageError(`--reporter must be tty or plain, got ${reporter}`);
-    const parallel = (flags.values.get("parallel") as number | undefined) ?? 4;
-    if (parallel < 1) throw new UsageError(`--parallel must be at least 1, got ${parallel}`);
-    const timeoutS = (flags.values.get("timeout") as number | undefined) ?? DEFAULT_TIMEOUT_S;
-    if (timeoutS < 1) throw new UsageError(`--timeout must be at least 1 (seconds), got ${timeoutS}`);
-    let current: ConformanceRun | undefined;
-    let interrupted = false;
-    const starting = new AbortController();
-    const interrupt = holdInterrupt(output, "interrupted: stopping running cases and deleting the run's namespaces (Ctrl-C again to quit at once)", () => {
-      interrupted = true;
-      // The redrawn progress line is on stdout: clear it, so the message starts a line of its own.
-      if (reporter === "tty") process.stdout.write("\r\x1b[2K");
-      starting.abort();
-      current?.abort();
-    });
-    // Progress of a control plane's start: a line redrawn on a terminal, whole lines otherwise.
-    const startProgress = (line: string) => (reporter === "tty" ? process.stdout.write(`\r\x1b[2K${line}`) : output.out(line));
-    try {
-      const results = await runConformance({
-        target: target.kind === "kube-assets" ? { ...target, onProgress: startProgress, signal: starting.signal } : target,
-        cases: allCases,
-        ...(focus && { focus }),
-        ...(skip && { skip }),
-        readOnly: flags.values.get("read-only") === true,
-        slow: flags.values.get("slow") === true,
-        parallel,
-        caseTimeoutMs: timeoutS * 1000,
-        keepNamespaces: flags.values.get("keep-namespaces") === true,
-        command: reproducingCommand(args),
-        // A terminal line is redrawn in place (raw writes); plain progress is whole lines, through `output`.
-        progress: reporter === "tty" ? { isTTY: true, write: (text) => process.stdout.write(text), columns: () => process.stdout.columns } : { isTTY: false, write: (text) => output.out(text.replace(/\n$/, "")) },
-        onWarning: (message) => output.err(`warning: ${message}`),
-        onRunStarted: (run) => {
-          current = run;
-          // Ctrl-C while the target was being reached: the run starts no case.
-          if (interrupted) run.abort();
-        },
-      });
-      const reportDir = value("report-dir") ?? DEFAULT_REPORT_DIR;
-      const secrets = [value("token"), value("restricted-token")].filter((s): s is string => s !== undefined);
-      await writeReports(results, reportDir, { secrets, env: process.env });
-      const counts = totals(results);
-      output.out(`${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped, ${counts.error} errors (${results.cases.length} cases against ${results.target.url}, dialect ${results.target.dialect})`);
-      output.out(`reports: ${reportDir}/results.json, junit.xml, summary.md, report.html`);
-      if (interrupted) {
-        output.err(`interrupted: the run is incomplete (cases not started are reported skipped); exit ${INTERRUPTED_EXIT}`);
-        return INTERRUPTED_EXIT;
-      }
-      return counts.fail + counts.error === 0 ? 0 : 1;
-    } catch (error) {
-      if (!(error instanceof TargetError || error instanceof ControlPlaneError)) throw error;
-      output.err(`orb-harness conformance: ${error.message}`);
-      return interrupted ? INTERRUPTED_EXIT : 2;
-    } finally {
-      interrupt.release();
-    }
+  async run(args, output) {
+    const options = conformanceOptions(args);
+    if (options.kind === "list") return listCases(output, options.focus, options.skip);
+    if (options.kind === "list-uncovered") return listUncovered(output);
+    return conformance(options, output);
   },
 };
+
+/** What `conformance` does: list the cases, list the uncovered clauses, or run. */
+type ConformanceOptions =
+  | { readonly kind: "list"; readonly focus: RegExp | undefined; readonly skip: RegExp | undefined }
+  | { readonly kind: "list-uncovered" }
+  | RunOptions;
+
+/** A run: the target, the cases, how to report. */
+interface RunOptions {
+  readonly kind: "run";
+  readonly target: TargetChoice;
+  readonly focus: RegExp | undefined;
+  readonly skip: RegExp | undefined;
+  readonly readOnly: boolean;
+  readonly slow: boolean;
+  readonly parallel: number;
+  readonly timeoutS: number;
+  readonly keepNamespaces: boolean;
+  readonly reporter: "tty" | "plain";
+  readonly reportDir: string;
+  /** The tokens given, kept out of every report. */
+  readonly secrets: readonly string[];
+  /** How to rerun, as the results record it (credentials redacted). */
+  readonly command: string;
+}
+
+/** The options `givenArgs` give; throws UsageError for bad flags. */
+function conformanceOptions(givenArgs: readonly string[]): ConformanceOptions {
+  const args = withKubeAssetsDefault(givenArgs);
+  const { values, positionals } = parseFlags(args, {
+    dialect: "string",
+    ...TARGET_FLAGS,
+    "restricted-token": "string",
+    "restricted-kubeconfig": "string",
+    "restricted-context": "string",
+    "server-compaction-interval": "string",
+    focus: "string",
+    skip: "string",
+    list: "boolean",
+    "list-uncovered": "boolean",
+    parallel: "integer",
+    timeout: "integer",
+    "read-only": "boolean",
+    slow: "boolean",
+    "keep-namespaces": "boolean",
+    "report-dir": "string",
+    reporter: "string",
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const focus = regex(values.get("focus"), "focus");
+  const skip = regex(values.get("skip"), "skip");
+  if (values.get("list") === true) return { kind: "list", focus, skip };
+  if (values.get("list-uncovered") === true) return { kind: "list-uncovered" };
+  // A run of no case would pass vacuously: a mistyped --focus must not turn CI green.
+  if (selectCases(allCases, { ...(focus && { focus }), ...(skip && { skip }) }).length === 0) {
+    const given = [focus && `--focus ${values.get("focus")}`, skip && `--skip ${values.get("skip")}`].filter(Boolean).join(" with ");
+    throw new UsageError(`${given} selects no case; --list shows the case ids`);
+  }
+  const target = targetChoice(values, values);
+  const reporter = values.get("reporter") ?? (process.stdout.isTTY ? "tty" : "plain");
+  if (reporter !== "tty" && reporter !== "plain") throw new UsageError(`--reporter must be tty or plain, got ${reporter}`);
+  const parallel = values.get("parallel") ?? 4;
+  if (parallel < 1) throw new UsageError(`--parallel must be at least 1, got ${parallel}`);
+  const timeoutS = values.get("timeout") ?? DEFAULT_TIMEOUT_S;
+  if (timeoutS < 1) throw new UsageError(`--timeout must be at least 1 (seconds), got ${timeoutS}`);
+  return {
+    kind: "run",
+    target,
+    focus,
+    skip,
+    readOnly: values.get("read-only") === true,
+    slow: values.get("slow") === true,
+    parallel,
+    timeoutS,
+    keepNamespaces: values.get("keep-namespaces") === true,
+    reporter,
+    reportDir: values.get("report-dir") ?? DEFAULT_REPORT_DIR,
+    secrets: [values.get("token"), values.get("restricted-token")].filter((s): s is string => s !== undefined),
+    command: reproducingCommand(args),
+  };
+}
+
+/** Runs the cases against the target, writes the reports; the exit code. */
+async function conformance(options: RunOptions, output: CliOutput): Promise<number> {
+  const { target, focus, skip, reporter, reportDir } = options;
+  let current: ConformanceRun | undefined;
+  let interrupted = false;
+  const starting = new AbortController();
+  const interrupt = holdInterrupt(output, "interrupted: stopping running cases and deleting the run's namespaces (Ctrl-C again to quit at once)", () => {
+    interrupted = true;
+    // The redrawn progress line is on stdout: clear it, so the message starts a line of its own.
+    if (reporter === "tty") process.stdout.write("\r\x1b[2K");
+    starting.abort();
+    current?.abort();
+  });
+  // Progress of a control plane's start: a line redrawn on a terminal, whole lines otherwise.
+  const startProgress = (line: string) => (reporter === "tty" ? process.stdout.write(`\r\x1b[2K${line}`) : output.out(line));
+  try {
+    const results = await runConformance({
+      target: target.kind === "kube-assets" ? { ...target, onProgress: startProgress, signal: starting.signal } : target,
+      cases: allCases,
+      ...(focus && { focus }),
+      ...(skip && { skip }),
+      readOnly: options.readOnly,
+      slow: options.slow,
+      parallel: options.parallel,
+      caseTimeoutMs: options.timeoutS * 1000,
+      keepNamespaces: options.keepNamespaces,
+      command: options.command,
+      // A terminal line is redrawn in place (raw writes); plain progress is whole lines, through `output`.
+      progress: reporter === "tty" ? { isTTY: true, write: (text) => process.stdout.write(text), columns: () => process.stdout.columns } : { isTTY: false, write: (text) => output.out(text.replace(/\n$/, "")) },
+      onWarning: (message) => output.err(`warning: ${message}`),
+      onRunStarted: (run) => {
+        current = run;
+        // Ctrl-C while the target was being reached: the run starts no case.
+        if (interrupted) run.abort();
+      },
+    });
+    await writeReports(results, reportDir, { secrets: options.secrets, env: process.env });
+    const counts = totals(results);
+    output.out(`${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped, ${counts.error} errors (${results.cases.length} cases against ${results.target.url}, dialect ${results.target.dialect})`);
+    output.out(`reports: ${reportDir}/results.json, junit.xml, summary.md, report.html`);
+    if (interrupted) {
+      output.err(`interrupted: the run is incomplete (cases not started are reported skipped); exit ${INTERRUPTED_EXIT}`);
+      return INTERRUPTED_EXIT;
+    }
+    return counts.fail + counts.error === 0 ? 0 : 1;
+  } catch (error) {
+    if (!(error instanceof TargetError || error instanceof ControlPlaneError)) throw error;
+    output.err(`orb-harness conformance: ${error.message}`);
+    return interrupted ? INTERRUPTED_EXIT : 2;
+  } finally {
+    interrupt.release();
+  }
+}
 
 function listCases(output: CliOutput, focus: RegExp | undefined, skip: RegExp | undefined): number {
   for (const testCase of allCases) {

@@ -12,9 +12,10 @@ import { CAMPAIGN_REPORT_FILES, writeCampaignReports } from "../../reports/campa
 import { campaignRateLine, runListText, shardScopeText } from "../../reports/campaign-text.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
 import { listDefects, plantedDefects } from "../defect-flags.ts";
-import { parseFlags, type FlagSpec, type ParsedFlags } from "../parse-flags.ts";
+import { flagNames, isOneOf, parseFlags, type FlagSpec, type FlagValues } from "../parse-flags.ts";
 import { TARGET_FLAGS, targetChoice, withKubeAssetsDefault } from "../target-flags.ts";
 import { holdInterrupt, INTERRUPTED_EXIT } from "../interrupt.ts";
+import type { ApiFuzzTargetChoice } from "../../conformance/fuzz-api/api-fuzz-target.ts";
 import { fuzzApiCampaign } from "./fuzz-api.ts";
 
 const TARGETS = ["store", "leader-election", "node-eviction", "http", "api"] as const;
@@ -25,7 +26,7 @@ const DEFAULT_HTTP_REQUESTS = 1_000;
 const MODEL_TARGET = "in-process model";
 
 /** The flags of `fuzz` (exported so the examples' command lines are checked against them). */
-export const FUZZ_FLAGS: FlagSpec = {
+export const FUZZ_FLAGS = {
   target: "string",
   seed: "integer",
   runs: "integer",
@@ -36,7 +37,8 @@ export const FUZZ_FLAGS: FlagSpec = {
   faults: "string",
   ...TARGET_FLAGS,
   defect: "repeated",
-};
+} as const satisfies FlagSpec;
+type FuzzFlags = FlagValues<typeof FUZZ_FLAGS>;
 
 /** The fuzz command. */
 export const fuzzCommand: CliCommand = {
@@ -87,72 +89,122 @@ export const fuzzCommand: CliCommand = {
     "Exit 0 when every property holds, 1 when one fails, 2 for usage errors.",
   ].join("\n"),
   async run(args, output) {
-    const flags = parseFlags(withKubeAssetsDefault(args), FUZZ_FLAGS);
-    const { values, positionals } = flags;
-    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
-    const target = values.get("target");
-    if (target === undefined) throw new UsageError("--target is required");
-    if (!TARGETS.includes(target as (typeof TARGETS)[number])) {
-      throw new UsageError(`unknown --target ${String(target)}; known targets: ${TARGETS.join(", ")}`);
+    const options = fuzzOptions(args);
+    switch (options.kind) {
+      case "list-defects":
+        listDefects(output);
+        return 0;
+      case "api":
+        return fuzzApi(options, output);
+      case "http":
+        return fuzzHttp(options.campaign, options.remote, options.replayPath, output);
+      case "store":
+        return fuzzStore(options.campaign, options.property, output);
+      case "store-replay":
+        return replayStore(options.seed, options.property, options.replayPath, output);
+      case "control-plane":
+        return fuzzControlPlane(options.target, options.campaign, options.classes, output);
+      case "control-plane-replay":
+        return replayControlPlane(options.target, options.seed, options.classes, options.replayPath, output);
     }
-    const seed = (values.get("seed") as number | undefined) ?? randomSeed();
-    if (seed !== (seed | 0)) throw new UsageError(`--seed must be a 32-bit integer, got ${seed}`);
-    const runs = (values.get("runs") as number | undefined) ?? DEFAULT_RUNS;
-    if (runs < 1) throw new UsageError(`--runs must be at least 1, got ${runs}`);
-    const property = values.get("property") as string | undefined;
-    if (property !== undefined && !storePropertyIds.includes(property)) {
-      throw new UsageError(`unknown --property ${property}; one of: ${storePropertyIds.join(", ")}`);
-    }
-    const replayPath = values.get("replay") as string | undefined;
-    const faults = values.get("faults") as string | undefined;
-    const remote = { server: values.get("server") as string | undefined, token: values.get("token") as string | undefined, ca: values.get("certificate-authority") as string | undefined };
-    const defects = (values.get("defect") as string[] | undefined) ?? [];
-    if (defects.includes("help")) {
-      listDefects(output);
-      return 0;
-    }
-    if (target === "api") return fuzzApi(flags, seed, runs, replayPath, args, output);
-    const apiOnly = Object.keys(TARGET_FLAGS).filter((name) => !["server", "token", "certificate-authority"].includes(name)).concat("defect");
-    const misplaced = apiOnly.find((name) => values.has(name));
-    if (misplaced !== undefined) throw new UsageError(`--${misplaced} applies to --target api`);
-    if (target !== "http" && (remote.server ?? remote.token ?? remote.ca) !== undefined) throw new UsageError("--server, --token and --certificate-authority apply to --target http and api");
-    if (target === "http") {
-      if (property !== undefined) throw new UsageError("--property applies to --target store");
-      if (faults !== undefined) throw new UsageError("--faults applies to --target leader-election and node-eviction");
-      const requests = (values.get("runs") as number | undefined) ?? DEFAULT_HTTP_REQUESTS;
-      if (replayPath !== undefined) {
-        const campaignFlag = ["shard", "report-dir"].find((name) => values.has(name));
-        if (campaignFlag !== undefined) throw new UsageError(`--${campaignFlag} does not go with --replay, which reruns one finding from the seed and path printed with it`);
-      }
-      return fuzzHttp(campaignFlags(flags, seed, requests), remote, replayPath, output);
-    }
-    if (target !== "store" && property !== undefined) throw new UsageError("--property applies to --target store");
-    if (target === "store" && faults !== undefined) throw new UsageError("--faults applies to --target leader-election and node-eviction");
-    if (replayPath !== undefined) {
-      const campaignFlag = ["runs", "shard", "report-dir"].find((name) => values.has(name));
-      if (campaignFlag !== undefined) throw new UsageError(`--${campaignFlag} does not go with --replay, which reruns one failed run from the seed and path printed with it`);
-      if (target === "store") return replayStore(seed, property, replayPath, output);
-      return replayControlPlane(target as "leader-election" | "node-eviction", seed, faultClasses(faults), replayPath, output);
-    }
-    const campaign = campaignFlags(flags, seed, runs);
-    if (target === "store") return fuzzStore(campaign, property, output);
-    return fuzzControlPlane(target as "leader-election" | "node-eviction", campaign, faultClasses(faults), output);
   },
 };
 
-// `fuzz --target api`: a campaign of API operation sequences against any target, the model as oracle.
-async function fuzzApi(flags: ParsedFlags, seed: number, runs: number, replayPath: string | undefined, args: readonly string[], output: CliOutput): Promise<number> {
-  for (const name of ["property", "faults"]) if (flags.values.has(name)) throw new UsageError(`--${name} does not apply to --target api`);
+type ControlPlaneTarget = "leader-election" | "node-eviction";
+
+/** What `fuzz` does: list the defects, or run one target's campaign, or replay one of its runs. */
+type FuzzOptions =
+  | { readonly kind: "list-defects" }
+  | ApiOptions
+  | { readonly kind: "http"; readonly campaign: CampaignFlags; readonly remote: HttpRemote; readonly replayPath: string | undefined }
+  | { readonly kind: "store"; readonly campaign: CampaignFlags; readonly property: string | undefined }
+  | { readonly kind: "store-replay"; readonly seed: number; readonly property: string; readonly replayPath: string }
+  | { readonly kind: "control-plane"; readonly target: ControlPlaneTarget; readonly campaign: CampaignFlags; readonly classes: FaultClass[] }
+  | { readonly kind: "control-plane-replay"; readonly target: ControlPlaneTarget; readonly seed: number; readonly classes: FaultClass[]; readonly replayPath: string };
+
+/** `fuzz --target api`: the target, the campaign (or the run to replay), the flags that chose the target. */
+interface ApiOptions {
+  readonly kind: "api";
+  readonly choice: ApiFuzzTargetChoice;
+  readonly campaign: CampaignFlags;
+  readonly replayPath: string | undefined;
+  /** The flags that chose the target, as given (repeated in replay commands). */
+  readonly targetArgs: readonly string[];
+}
+
+/** The options `args` give; throws UsageError for bad flags. */
+function fuzzOptions(args: readonly string[]): FuzzOptions {
+  const { values, positionals } = parseFlags(withKubeAssetsDefault(args), FUZZ_FLAGS);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const target = values.get("target");
+  if (target === undefined) throw new UsageError("--target is required");
+  if (!isOneOf(TARGETS, target)) {
+    throw new UsageError(`unknown --target ${String(target)}; known targets: ${TARGETS.join(", ")}`);
+  }
+  const seed = values.get("seed") ?? randomSeed();
+  if (seed !== (seed | 0)) throw new UsageError(`--seed must be a 32-bit integer, got ${seed}`);
+  const runs = values.get("runs") ?? DEFAULT_RUNS;
+  if (runs < 1) throw new UsageError(`--runs must be at least 1, got ${runs}`);
+  const property = values.get("property");
+  if (property !== undefined && !storePropertyIds.includes(property)) {
+    throw new UsageError(`unknown --property ${property}; one of: ${storePropertyIds.join(", ")}`);
+  }
+  const replayPath = values.get("replay");
+  const faults = values.get("faults");
+  const remote = { server: values.get("server"), token: values.get("token"), ca: values.get("certificate-authority") };
+  const defects = values.get("defect") ?? [];
+  if (defects.includes("help")) return { kind: "list-defects" };
+  if (target === "api") return apiOptions(values, seed, runs, replayPath, args);
+  const apiOnly = [...flagNames(TARGET_FLAGS).filter((name) => name !== "server" && name !== "token" && name !== "certificate-authority"), "defect" as const];
+  const misplaced = apiOnly.find((name) => values.has(name));
+  if (misplaced !== undefined) throw new UsageError(`--${misplaced} applies to --target api`);
+  if (target !== "http" && (remote.server ?? remote.token ?? remote.ca) !== undefined) throw new UsageError("--server, --token and --certificate-authority apply to --target http and api");
+  if (target === "http") {
+    if (property !== undefined) throw new UsageError("--property applies to --target store");
+    if (faults !== undefined) throw new UsageError("--faults applies to --target leader-election and node-eviction");
+    const requests = values.get("runs") ?? DEFAULT_HTTP_REQUESTS;
+    if (replayPath !== undefined) {
+      const campaignFlag = (["shard", "report-dir"] as const).find((name) => values.has(name));
+      if (campaignFlag !== undefined) throw new UsageError(`--${campaignFlag} does not go with --replay, which reruns one finding from the seed and path printed with it`);
+    }
+    const campaign = campaignFlags(values, seed, requests);
+    return { kind: "http", campaign, remote: httpRemote(remote), replayPath };
+  }
+  if (target !== "store" && property !== undefined) throw new UsageError("--property applies to --target store");
+  if (target === "store" && faults !== undefined) throw new UsageError("--faults applies to --target leader-election and node-eviction");
+  if (replayPath !== undefined) {
+    const campaignFlag = (["runs", "shard", "report-dir"] as const).find((name) => values.has(name));
+    if (campaignFlag !== undefined) throw new UsageError(`--${campaignFlag} does not go with --replay, which reruns one failed run from the seed and path printed with it`);
+    if (target === "store") {
+      if (property === undefined) throw new UsageError("--replay needs --property");
+      return { kind: "store-replay", seed, property, replayPath };
+    }
+    return { kind: "control-plane-replay", target, seed, classes: faultClasses(faults), replayPath };
+  }
+  const campaign = campaignFlags(values, seed, runs);
+  if (target === "store") return { kind: "store", campaign, property };
+  return { kind: "control-plane", target, campaign, classes: faultClasses(faults) };
+}
+
+/** The options of `fuzz --target api`. */
+function apiOptions(flags: FuzzFlags, seed: number, runs: number, replayPath: string | undefined, args: readonly string[]): ApiOptions {
+  for (const name of ["property", "faults"] as const) if (flags.has(name)) throw new UsageError(`--${name} does not apply to --target api`);
   const chosen = targetChoice(flags);
-  const planted = plantedDefects((flags.values.get("defect") as string[] | undefined) ?? []);
+  const planted = plantedDefects(flags.get("defect") ?? []);
   if (chosen.kind !== "embedded" && planted.size > 0) throw new UsageError("--defect plants a bug in the embedded server; it does not go with --server, --kubeconfig or --kube-assets");
   const choice = chosen.kind === "embedded" ? { kind: "embedded" as const, defects: planted } : chosen;
   if (replayPath !== undefined) {
-    const campaignFlag = ["runs", "shard", "report-dir"].find((name) => flags.values.has(name));
+    const campaignFlag = (["runs", "shard", "report-dir"] as const).find((name) => flags.has(name));
     if (campaignFlag !== undefined) throw new UsageError(`--${campaignFlag} does not go with --replay, which reruns one failed run from the seed and path printed with it`);
   }
-  const campaign = campaignFlags(flags, seed, runs);
-  const made = await fuzzApiCampaign(choice, { seed, runs, shard: campaign.shard, targetArgs: targetArgsOf(args) }, replayPath === undefined ? undefined : { seed, path: replayPath }, output);
+  return { kind: "api", choice, campaign: campaignFlags(flags, seed, runs), replayPath, targetArgs: targetArgsOf(args) };
+}
+
+// `fuzz --target api`: a campaign of API operation sequences against any target, the model as oracle.
+async function fuzzApi(options: ApiOptions, output: CliOutput): Promise<number> {
+  const { choice, campaign, replayPath } = options;
+  const { seed, runs } = campaign;
+  const made = await fuzzApiCampaign(choice, { seed, runs, shard: campaign.shard, targetArgs: options.targetArgs }, replayPath === undefined ? undefined : { seed, path: replayPath }, output);
   if (made === undefined) return 2;
   const code = await finishCampaign(made.results, campaign.reportDir, output);
   return made.interrupted ? INTERRUPTED_EXIT : code;
@@ -163,7 +215,7 @@ function targetArgsOf(args: readonly string[]): string[] {
   const kept: string[] = [];
   const chooses = new Set(["--server", "--kubeconfig", "--context", "--kube-assets", "--kube-profile", "--certificate-authority", "--defect", "--insecure-skip-tls-verify"]);
   for (let index = 0; index < args.length; index++) {
-    const [name, inline] = args[index]!.split("=", 2) as [string, string | undefined];
+    const [name = "", inline] = args[index]!.split("=", 2);
     if (!chooses.has(name)) continue;
     if (inline !== undefined || name === "--insecure-skip-tls-verify") kept.push(args[index]!);
     else if (args[index + 1] !== undefined && !args[index + 1]!.startsWith("--")) kept.push(name, args[++index]!);
@@ -181,8 +233,8 @@ interface CampaignFlags {
   readonly reportDir: string | undefined;
 }
 
-function campaignFlags(flags: ParsedFlags, seed: number, runs: number): CampaignFlags {
-  const shardText = flags.values.get("shard") as string | undefined;
+function campaignFlags(flags: FuzzFlags, seed: number, runs: number): CampaignFlags {
+  const shardText = flags.get("shard");
   let shard: Shard | undefined;
   if (shardText !== undefined) {
     try {
@@ -191,9 +243,9 @@ function campaignFlags(flags: ParsedFlags, seed: number, runs: number): Campaign
       throw new UsageError((error as Error).message);
     }
     // A random seed per machine would make shards of different campaigns.
-    if (!flags.values.has("seed")) throw new UsageError("--shard needs --seed: every shard of a campaign must be given the same campaign seed");
+    if (!flags.has("seed")) throw new UsageError("--shard needs --seed: every shard of a campaign must be given the same campaign seed");
   }
-  return { seed, runs, shard, reportDir: flags.values.get("report-dir") as string | undefined };
+  return { seed, runs, shard, reportDir: flags.get("report-dir") };
 }
 
 // `fuzz --target store`: a campaign, each run every property (or the one asked for) once.
@@ -224,7 +276,7 @@ async function fuzzStore(campaign: CampaignFlags, property: string | undefined, 
 }
 
 // `fuzz --target leader-election|node-eviction`: a campaign, each run one fault schedule, the control-plane invariants.
-async function fuzzControlPlane(target: "leader-election" | "node-eviction", campaign: CampaignFlags, classes: FaultClass[], output: CliOutput): Promise<number> {
+async function fuzzControlPlane(target: ControlPlaneTarget, campaign: CampaignFlags, classes: FaultClass[], output: CliOutput): Promise<number> {
   output.out(`fuzzing ${target}: seed ${campaign.seed}, ${campaign.runs} runs, faults ${classes.join(",")}${shardScopeText(campaign.runs, campaign.shard)}`);
   const results = await runCampaign(
     { command: `fuzz --target ${target}`, target: MODEL_TARGET, options: `--faults ${classes.join(",")}`, campaignSeed: campaign.seed, runs: campaign.runs, shard: campaign.shard },
@@ -253,8 +305,7 @@ async function finishCampaign(results: CampaignResults, reportDir: string | unde
 }
 
 // `fuzz --target store --replay PATH`: one session, the failed run's seed and path.
-async function replayStore(seed: number, property: string | undefined, replayPath: string, output: CliOutput): Promise<number> {
-  if (property === undefined) throw new UsageError("--replay needs --property");
+async function replayStore(seed: number, property: string, replayPath: string, output: CliOutput): Promise<number> {
   output.out(`fuzzing store: seed ${seed}, replaying ${property} at ${replayPath}`);
   const result = await runStoreFuzz({ seed, runs: 1, property, replayPath, onOutcome: (outcome) => formatOutcome(seed, outcome).forEach((line) => output.out(line)) });
   const failed = result.outcomes.filter((outcome) => !outcome.passed).length;
@@ -264,7 +315,7 @@ async function replayStore(seed: number, property: string | undefined, replayPat
 }
 
 // `fuzz --target leader-election|node-eviction --replay PATH`: one session, the failed run's seed and path.
-async function replayControlPlane(target: "leader-election" | "node-eviction", seed: number, classes: FaultClass[], replayPath: string, output: CliOutput): Promise<number> {
+async function replayControlPlane(target: ControlPlaneTarget, seed: number, classes: FaultClass[], replayPath: string, output: CliOutput): Promise<number> {
   output.out(`fuzzing ${target}: seed ${seed}, replaying ${replayPath}, faults ${classes.join(",")}`);
   const outcome = await runControlPlaneFuzz({ target, seed, runs: 1, classes, replayPath });
   formatFuzzOutcome(outcome).forEach((line) => output.out(line));
@@ -284,13 +335,15 @@ function faultClasses(faults: string | undefined): FaultClass[] {
   return classes;
 }
 
-// `fuzz --target http`: the session (conformance/fuzz-http/) and its report; its blocks of requests are a campaign.
-async function fuzzHttp(
-  campaign: CampaignFlags,
-  remote: { readonly server: string | undefined; readonly token: string | undefined; readonly ca: string | undefined },
-  replayPath: string | undefined,
-  output: CliOutput,
-): Promise<number> {
+/** `fuzz --target http`'s server (none: the embedded one), its token, and the contents of its CA file. */
+interface HttpRemote {
+  readonly server: string | undefined;
+  readonly token: string | undefined;
+  readonly ca: string | undefined;
+}
+
+/** The server flags of `--target http`, checked, the CA file read. */
+function httpRemote(remote: { readonly server: string | undefined; readonly token: string | undefined; readonly ca: string | undefined }): HttpRemote {
   if (remote.server === undefined && (remote.token ?? remote.ca) !== undefined) throw new UsageError("--token and --certificate-authority need --server");
   if (remote.server !== undefined && !/^https?:\/\/[^/]+/.test(remote.server)) throw new UsageError(`--server must be an http:// or https:// URL, got ${remote.server}`);
   let ca: string | undefined;
@@ -301,7 +354,12 @@ async function fuzzHttp(
       throw new UsageError(`--certificate-authority: cannot read ${remote.ca}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
-  const server = remote.server?.replace(/\/+$/, "");
+  return { server: remote.server?.replace(/\/+$/, ""), token: remote.token, ca };
+}
+
+// `fuzz --target http`: the session (conformance/fuzz-http/) and its report; its blocks of requests are a campaign.
+async function fuzzHttp(campaign: CampaignFlags, remote: HttpRemote, replayPath: string | undefined, output: CliOutput): Promise<number> {
+  const { server, ca } = remote;
   const target = { ...(server !== undefined && { server }), hasToken: remote.token !== undefined, hasCertificateAuthority: ca !== undefined };
   const { seed, runs: requests, shard } = campaign;
   const scope = shardScopeText(Math.ceil(requests / REQUESTS_PER_RUN), shard).replace(/ runs$/, ` runs of ${REQUESTS_PER_RUN} requests`);

@@ -9,7 +9,7 @@ import type { WatchEncoding } from "../../conformance/load/fanout-watcher.ts";
 import { GoDurationError, goDurationToMs, parseGoDuration } from "../../sim/config/go-duration.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
 import { holdInterrupt, INTERRUPTED_EXIT } from "../interrupt.ts";
-import { parseFlags } from "../parse-flags.ts";
+import { isOneOf, parseFlags } from "../parse-flags.ts";
 
 const DEFAULTS = { watchers: 1000, paused: 3, writers: 16, duration: "60s", valueBytes: 100, watchEncoding: "protobuf", minRateRatio: 0.5, maxMemoryMiB: 1024 } as const;
 const WATCH_ENCODINGS: readonly WatchEncoding[] = ["protobuf", "json"];
@@ -55,70 +55,104 @@ export const loadCommand: CliCommand = {
     "fails, 2 for usage errors.",
   ].join("\n"),
   async run(args, output) {
-    const { values, positionals } = parseFlags(args, {
-      server: "string",
-      token: "string",
-      "certificate-authority": "string",
-      "insecure-skip-tls-verify": "boolean",
-      watchers: "integer",
-      "paused-watchers": "integer",
-      writers: "integer",
-      duration: "string",
-      "value-bytes": "integer",
-      "watch-encoding": "string",
-      "min-rate-ratio": "string",
-      "max-memory-mib": "integer",
-    });
-    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
-    const server = values.get("server") as string | undefined;
-    for (const flag of ["token", "certificate-authority", "insecure-skip-tls-verify"]) {
-      if (server === undefined && values.has(flag)) throw new UsageError(`--${flag} needs --server`);
-    }
-    const watchers = atLeast(values, "watchers", DEFAULTS.watchers, 1);
-    const pausedWatchers = atLeast(values, "paused-watchers", DEFAULTS.paused, 0);
-    const writers = atLeast(values, "writers", DEFAULTS.writers, 1);
-    const valueBytes = atLeast(values, "value-bytes", DEFAULTS.valueBytes, 0);
-    const phaseMs = duration(values.get("duration") as string | undefined);
-    const watchEncoding = (values.get("watch-encoding") ?? DEFAULTS.watchEncoding) as WatchEncoding;
-    if (!WATCH_ENCODINGS.includes(watchEncoding)) throw new UsageError(`--watch-encoding must be one of ${WATCH_ENCODINGS.join(", ")}, got ${watchEncoding}`);
-    const minRateRatio = Number(values.get("min-rate-ratio") ?? DEFAULTS.minRateRatio);
-    if (!(minRateRatio >= 0 && minRateRatio <= 1)) throw new UsageError(`--min-rate-ratio must be a number from 0 to 1, got ${String(values.get("min-rate-ratio"))}`);
-    const maxMemoryBytes = atLeast(values, "max-memory-mib", DEFAULTS.maxMemoryMiB, 1) * 2 ** 20;
-
-    let serve: ServeProcess | undefined;
-    let target: LoadTarget;
-    if (server === undefined) {
-      output.out("starting the embedded server in a process of its own");
-      serve = await startServeProcess(EMBEDDED_HISTORY);
-      target = { url: serve.url };
-    } else {
-      const caFile = values.get("certificate-authority") as string | undefined;
-      target = {
-        url: server,
-        ...(values.has("token") && { token: values.get("token") as string }),
-        ...(caFile !== undefined && { certificateAuthority: readCertificateAuthority(caFile) }),
-        ...(values.get("insecure-skip-tls-verify") === true && { insecureSkipTlsVerify: true }),
-      };
-    }
-    const interrupt = holdInterrupt(output, "interrupted: stopping the writers, closing the watchers and deleting the namespace (Ctrl-C again to quit at once)");
-    let result: WatchLoadResult;
-    try {
-      output.out(`loading ${target.url}`);
-      result = await runWatchLoad({ target, watchers, pausedWatchers, writers, phaseMs, valueBytes, watchEncoding, onProgress: (line) => output.out(line), signal: interrupt.signal });
-    } catch (error) {
-      output.err(`orb-harness load: ${(error as Error).message}`);
-      return 1;
-    } finally {
-      interrupt.release();
-      await serve?.stop();
-    }
-    printFigures(result, output);
-    const checks = loadChecks(result, { minRateRatio, maxMemoryBytes, pausedBufferBytes: pausedConnectionBytes() }, valueBytes + EVENT_OVERHEAD_BYTES);
-    for (const check of checks) output.out(`${check.passed ? "PASS" : "FAIL"}  ${check.name}: ${check.detail}`);
-    if (interrupt.signal.aborted) return INTERRUPTED_EXIT;
-    return checks.every((check) => check.passed) ? 0 : 1;
+    return load(loadOptions(args), output);
   },
 };
+
+/** What `load` runs with: the server (none: start one), the load, the checks' limits. */
+interface LoadOptions {
+  /** The server given with --server and its credentials; undefined: the embedded one, started for the run. */
+  readonly server: LoadTarget | undefined;
+  readonly watchers: number;
+  readonly pausedWatchers: number;
+  readonly writers: number;
+  readonly valueBytes: number;
+  readonly phaseMs: number;
+  readonly watchEncoding: WatchEncoding;
+  readonly minRateRatio: number;
+  readonly maxMemoryBytes: number;
+}
+
+/** The options `args` give; throws UsageError for bad flags (and an unreadable --certificate-authority). */
+function loadOptions(args: readonly string[]): LoadOptions {
+  const { values, positionals } = parseFlags(args, {
+    server: "string",
+    token: "string",
+    "certificate-authority": "string",
+    "insecure-skip-tls-verify": "boolean",
+    watchers: "integer",
+    "paused-watchers": "integer",
+    writers: "integer",
+    duration: "string",
+    "value-bytes": "integer",
+    "watch-encoding": "string",
+    "min-rate-ratio": "string",
+    "max-memory-mib": "integer",
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const server = values.get("server");
+  for (const flag of ["token", "certificate-authority", "insecure-skip-tls-verify"] as const) {
+    if (server === undefined && values.has(flag)) throw new UsageError(`--${flag} needs --server`);
+  }
+  const atLeast = (name: "watchers" | "paused-watchers" | "writers" | "value-bytes" | "max-memory-mib", fallback: number, least: number) => {
+    const value = values.get(name) ?? fallback;
+    if (value < least) throw new UsageError(`--${name} must be at least ${least}, got ${value}`);
+    return value;
+  };
+  const watchers = atLeast("watchers", DEFAULTS.watchers, 1);
+  const pausedWatchers = atLeast("paused-watchers", DEFAULTS.paused, 0);
+  const writers = atLeast("writers", DEFAULTS.writers, 1);
+  const valueBytes = atLeast("value-bytes", DEFAULTS.valueBytes, 0);
+  const phaseMs = duration(values.get("duration"));
+  const watchEncoding = values.get("watch-encoding") ?? DEFAULTS.watchEncoding;
+  if (!isOneOf(WATCH_ENCODINGS, watchEncoding)) throw new UsageError(`--watch-encoding must be one of ${WATCH_ENCODINGS.join(", ")}, got ${watchEncoding}`);
+  const minRateRatio = Number(values.get("min-rate-ratio") ?? DEFAULTS.minRateRatio);
+  if (!(minRateRatio >= 0 && minRateRatio <= 1)) throw new UsageError(`--min-rate-ratio must be a number from 0 to 1, got ${String(values.get("min-rate-ratio"))}`);
+  const maxMemoryBytes = atLeast("max-memory-mib", DEFAULTS.maxMemoryMiB, 1) * 2 ** 20;
+  let target: LoadTarget | undefined;
+  if (server !== undefined) {
+    const token = values.get("token");
+    const caFile = values.get("certificate-authority");
+    target = {
+      url: server,
+      ...(token !== undefined && { token }),
+      ...(caFile !== undefined && { certificateAuthority: readCertificateAuthority(caFile) }),
+      ...(values.get("insecure-skip-tls-verify") === true && { insecureSkipTlsVerify: true }),
+    };
+  }
+  return { server: target, watchers, pausedWatchers, writers, valueBytes, phaseMs, watchEncoding, minRateRatio, maxMemoryBytes };
+}
+
+/** Starts the embedded server unless one was given, runs the three phases, prints the figures and the checks. */
+async function load(options: LoadOptions, output: CliOutput): Promise<number> {
+  const { watchers, pausedWatchers, writers, phaseMs, valueBytes, watchEncoding } = options;
+  let serve: ServeProcess | undefined;
+  let target: LoadTarget;
+  if (options.server === undefined) {
+    output.out("starting the embedded server in a process of its own");
+    serve = await startServeProcess(EMBEDDED_HISTORY);
+    target = { url: serve.url };
+  } else {
+    target = options.server;
+  }
+  const interrupt = holdInterrupt(output, "interrupted: stopping the writers, closing the watchers and deleting the namespace (Ctrl-C again to quit at once)");
+  let result: WatchLoadResult;
+  try {
+    output.out(`loading ${target.url}`);
+    result = await runWatchLoad({ target, watchers, pausedWatchers, writers, phaseMs, valueBytes, watchEncoding, onProgress: (line) => output.out(line), signal: interrupt.signal });
+  } catch (error) {
+    output.err(`orb-harness load: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    interrupt.release();
+    await serve?.stop();
+  }
+  printFigures(result, output);
+  const checks = loadChecks(result, { minRateRatio: options.minRateRatio, maxMemoryBytes: options.maxMemoryBytes, pausedBufferBytes: pausedConnectionBytes() }, valueBytes + EVENT_OVERHEAD_BYTES);
+  for (const check of checks) output.out(`${check.passed ? "PASS" : "FAIL"}  ${check.name}: ${check.detail}`);
+  if (interrupt.signal.aborted) return INTERRUPTED_EXIT;
+  return checks.every((check) => check.passed) ? 0 : 1;
+}
 
 function printFigures(result: WatchLoadResult, output: CliOutput): void {
   output.out(`writes alone:        ${result.alone.writes} in ${result.alone.seconds.toFixed(1)} s = ${result.alone.writesPerSecond.toFixed(0)}/s (${result.alone.failedWrites} failed)`);
@@ -126,12 +160,6 @@ function printFigures(result: WatchLoadResult, output: CliOutput): void {
   output.out(`events delivered:    ${result.events} to ${result.watchers} watchers (${result.watchEncoding}) = ${result.eventsPerSecond.toFixed(0)}/s; latency p50 ${result.latencyMs.p50.toFixed(0)} ms, p99 ${result.latencyMs.p99.toFixed(0)} ms`);
   output.out(`paused watchers:     ${result.paused.cutOff} of ${result.paused.watchers} cut off (most events before the cut: ${result.paused.mostEventsBeforeCutOff})`);
   if (result.peakMemoryBytes !== undefined) output.out(`server memory:       ${mib(result.memoryBeforeBytes ?? 0)} before, ${mib(result.peakMemoryBytes)} at the peak`);
-}
-
-function atLeast(values: ReadonlyMap<string, unknown>, name: string, fallback: number, least: number): number {
-  const value = (values.get(name) as number | undefined) ?? fallback;
-  if (value < least) throw new UsageError(`--${name} must be at least ${least}, got ${value}`);
-  return value;
 }
 
 function duration(text: string | undefined): number {

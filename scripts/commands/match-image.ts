@@ -23,10 +23,10 @@ export const matchImageCommand: CliCommand = {
   ].join("\n"),
   async run(args, output) {
     const { values, positionals } = parseFlags(args, { config: "string", output: "string" });
-    const configPath = values.get("config") as string | undefined;
+    const configPath = values.get("config");
     if (configPath === undefined) throw new UsageError("--config FILE is required");
     if (positionals.length !== 1) throw new UsageError("give exactly one IMAGE");
-    const format = (values.get("output") as string | undefined) ?? "text";
+    const format = values.get("output") ?? "text";
     if (format !== "text" && format !== "json") throw new UsageError(`--output takes text or json, got ${JSON.stringify(format)}`);
     let text: string;
     try {

@@ -6,7 +6,7 @@ import { RecordError, recordReferenceRequests, type RecordSummary } from "../../
 import { TargetError } from "../../conformance/targets/remote-target.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
 import { holdInterrupt, INTERRUPTED_EXIT } from "../interrupt.ts";
-import { parseFlags, type ParsedFlags } from "../parse-flags.ts";
+import { parseFlags, type FlagSpec, type FlagValues } from "../parse-flags.ts";
 
 const DEFAULT_WATCH_SECONDS = 3;
 /** As long as the reference run held its bookmark watch. */
@@ -49,86 +49,109 @@ export const recordCommand: CliCommand = {
     "errors, an unreachable server or a namespace that exists, 130 when interrupted.",
   ].join("\n"),
   async run(args, output) {
-    const flags = parseFlags(args, {
-      server: "string",
-      token: "string",
-      kubeconfig: "string",
-      context: "string",
-      "certificate-authority": "string",
-      "insecure-skip-tls-verify": "boolean",
-      "restricted-token": "string",
-      out: "string",
-      "watch-seconds": "integer",
-      "bookmark-seconds": "integer",
-    });
-    if (flags.positionals.length > 0) throw new UsageError(`unexpected argument ${flags.positionals[0]}`);
-    const connection = connectionOptions(flags);
-    const out = flags.values.get("out") as string | undefined;
-    if (out === undefined) throw new UsageError("--out FILE is required");
-    const watchSeconds = seconds(flags, "watch-seconds", DEFAULT_WATCH_SECONDS);
-    const bookmarkSeconds = seconds(flags, "bookmark-seconds", DEFAULT_BOOKMARK_SECONDS);
-    // Messages about connections can quote the user's input; the tokens given must never show.
-    const given = [connection.restrictedToken, "token" in connection ? connection.token : undefined].filter((s): s is string => s !== undefined);
-    const fail = (message: string) => {
-      output.err(`orb-harness record: ${redactSecrets(message, given)}`);
-      return 2;
-    };
-    const interrupt = holdInterrupt(output, "interrupted: deleting the run's namespace (Ctrl-C again to quit at once)");
-    let file: number | undefined;
-    try {
-      const target = await connectForRecording(connection);
-      try {
-        file = openSync(out, "w");
-      } catch (error) {
-        return fail(`cannot write --out ${out}: ${(error as Error).message}`);
-      }
-      const lines = file;
-      output.out(`recording ${target.url} into ${out}`);
-      const summary = await recordReferenceRequests({
-        target,
-        writeLine: async (line) => void writeSync(lines, `${line}\n`),
-        warn: (message) => output.err(`warning: ${message}`),
-        watchHoldMs: watchSeconds * 1000,
-        bookmarkHoldMs: bookmarkSeconds * 1000,
-        requestTimeoutMs: REQUEST_TIMEOUT_MS,
-        signal: interrupt.signal,
-      });
-      return report(summary, out, output);
-    } catch (error) {
-      if (error instanceof TargetError || error instanceof RecordError) return fail(error.message);
-      throw error;
-    } finally {
-      interrupt.release();
-      if (file !== undefined) closeSync(file);
-    }
+    return record(recordOptions(args), output);
   },
 };
 
-function connectionOptions(flags: ParsedFlags): RecordConnectionOptions {
-  const value = (name: string) => flags.values.get(name) as string | undefined;
-  const server = value("server");
-  const kubeconfig = value("kubeconfig");
+/** What `record` runs with: how to reach the server, where the lines go, how long watches stay open. */
+interface RecordOptions {
+  readonly connection: RecordConnectionOptions;
+  readonly out: string;
+  readonly watchSeconds: number;
+  readonly bookmarkSeconds: number;
+}
+
+const RECORD_FLAGS = {
+  server: "string",
+  token: "string",
+  kubeconfig: "string",
+  context: "string",
+  "certificate-authority": "string",
+  "insecure-skip-tls-verify": "boolean",
+  "restricted-token": "string",
+  out: "string",
+  "watch-seconds": "integer",
+  "bookmark-seconds": "integer",
+} as const satisfies FlagSpec;
+type RecordFlags = FlagValues<typeof RECORD_FLAGS>;
+
+/** The options `args` give; throws UsageError for bad flags. */
+function recordOptions(args: readonly string[]): RecordOptions {
+  const { values, positionals } = parseFlags(args, RECORD_FLAGS);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const connection = connectionOptions(values);
+  const out = values.get("out");
+  if (out === undefined) throw new UsageError("--out FILE is required");
+  return { connection, out, watchSeconds: seconds(values, "watch-seconds", DEFAULT_WATCH_SECONDS), bookmarkSeconds: seconds(values, "bookmark-seconds", DEFAULT_BOOKMARK_SECONDS) };
+}
+
+/** Connects, sends the reference requests, writes the answers; the exit code. */
+async function record(options: RecordOptions, output: CliOutput): Promise<number> {
+  const { connection, out } = options;
+  // Messages about connections can quote the user's input; the tokens given must never show.
+  const given = [connection.restrictedToken, "token" in connection ? connection.token : undefined].filter((s): s is string => s !== undefined);
+  const fail = (message: string) => {
+    output.err(`orb-harness record: ${redactSecrets(message, given)}`);
+    return 2;
+  };
+  const interrupt = holdInterrupt(output, "interrupted: deleting the run's namespace (Ctrl-C again to quit at once)");
+  let file: number | undefined;
+  try {
+    const target = await connectForRecording(connection);
+    try {
+      file = openSync(out, "w");
+    } catch (error) {
+      return fail(`cannot write --out ${out}: ${(error as Error).message}`);
+    }
+    const lines = file;
+    output.out(`recording ${target.url} into ${out}`);
+    const summary = await recordReferenceRequests({
+      target,
+      writeLine: async (line) => void writeSync(lines, `${line}\n`),
+      warn: (message) => output.err(`warning: ${message}`),
+      watchHoldMs: options.watchSeconds * 1000,
+      bookmarkHoldMs: options.bookmarkSeconds * 1000,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      signal: interrupt.signal,
+    });
+    return report(summary, out, output);
+  } catch (error) {
+    if (error instanceof TargetError || error instanceof RecordError) return fail(error.message);
+    throw error;
+  } finally {
+    interrupt.release();
+    if (file !== undefined) closeSync(file);
+  }
+}
+
+function connectionOptions(flags: RecordFlags): RecordConnectionOptions {
+  const server = flags.get("server");
+  const kubeconfig = flags.get("kubeconfig");
   if (server === undefined && kubeconfig === undefined) throw new UsageError("give --server URL or --kubeconfig PATH");
   if (server !== undefined && kubeconfig !== undefined) throw new UsageError("give --server or --kubeconfig, not both");
-  const restricted = value("restricted-token") === undefined ? {} : { restrictedToken: value("restricted-token")! };
+  const restrictedToken = flags.get("restricted-token");
+  const restricted = restrictedToken === undefined ? {} : { restrictedToken };
   if (kubeconfig !== undefined) {
-    for (const flag of ["token", "certificate-authority", "insecure-skip-tls-verify"]) {
-      if (flags.values.has(flag)) throw new UsageError(`--${flag} goes with --server; a kubeconfig has its own`);
+    for (const flag of ["token", "certificate-authority", "insecure-skip-tls-verify"] as const) {
+      if (flags.has(flag)) throw new UsageError(`--${flag} goes with --server; a kubeconfig has its own`);
     }
-    return { kubeconfig, ...(value("context") !== undefined && { context: value("context")! }), ...restricted };
+    const context = flags.get("context");
+    return { kubeconfig, ...(context !== undefined && { context }), ...restricted };
   }
-  if (flags.values.has("context")) throw new UsageError("--context goes with --kubeconfig");
+  if (flags.has("context")) throw new UsageError("--context goes with --kubeconfig");
+  const token = flags.get("token");
+  const certificateAuthority = flags.get("certificate-authority");
   return {
     server: server!,
-    ...(value("token") !== undefined && { token: value("token")! }),
-    ...(value("certificate-authority") !== undefined && { certificateAuthority: value("certificate-authority")! }),
-    ...(flags.values.get("insecure-skip-tls-verify") === true && { insecureSkipTlsVerify: true }),
+    ...(token !== undefined && { token }),
+    ...(certificateAuthority !== undefined && { certificateAuthority }),
+    ...(flags.get("insecure-skip-tls-verify") === true && { insecureSkipTlsVerify: true }),
     ...restricted,
   };
 }
 
-function seconds(flags: ParsedFlags, name: string, fallback: number): number {
-  const value = (flags.values.get(name) as number | undefined) ?? fallback;
+function seconds(flags: RecordFlags, name: "watch-seconds" | "bookmark-seconds", fallback: number): number {
+  const value = flags.get(name) ?? fallback;
   if (value < 0) throw new UsageError(`--${name} must be 0 or more, got ${value}`);
   return value;
 }

@@ -10,13 +10,13 @@ import { closestName } from "../../sim/config/did-you-mean.ts";
 import { CAMPAIGN_REPORT_FILES, writeCampaignReports } from "../../reports/campaign-reports.ts";
 import { CampaignFileError, readCampaignResults } from "../../reports/campaign-results-file.ts";
 import { campaignCountLine, campaignRateLine, failedRunLines, runListText } from "../../reports/campaign-text.ts";
-import { isReportFormat, renderReport, reportFiles, reportFormats } from "../../reports/render.ts";
+import { isReportFormat, renderReport, reportFiles, reportFormats, type ReportFormat } from "../../reports/render.ts";
 import { readResultsFile, ResultsFileError } from "../../reports/results-file.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
 import { parseFlags, type FlagSpec } from "../parse-flags.ts";
 
 /** The flags of `report merge` (exported so the examples' command lines are checked against them). */
-export const MERGE_FLAGS: FlagSpec = { out: "string" };
+export const MERGE_FLAGS = { out: "string" } as const satisfies FlagSpec;
 
 /** Where `report merge` writes when no --out is given. */
 const DEFAULT_MERGE_DIR = "reports/out/merged";
@@ -51,51 +51,67 @@ export const reportCommand: CliCommand = {
   ].join("\n"),
   async run(args, output) {
     if (args[0] === "merge") return merge(args.slice(1), output);
-    const { values, positionals } = parseFlags(args, { from: "string", format: "string", out: "string" });
-    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
-    const from = values.get("from") as string | undefined;
-    const format = values.get("format") as string | undefined;
-    const out = values.get("out") as string | undefined;
-    if (from === undefined) throw new UsageError("--from is required");
-    if (format === undefined) throw new UsageError(`--format is required: one of ${reportFormats.join(", ")}`);
-    if (!isReportFormat(format)) {
-      const close = closestName(format, reportFormats);
-      throw new UsageError(
-        `unknown --format ${format}${close === undefined ? "" : ` (did you mean ${close}?)`}; one of ${reportFormats.join(", ")}`,
-      );
-    }
-    let results;
-    try {
-      results = await readResultsFile(from);
-    } catch (error) {
-      if (!(error instanceof ResultsFileError)) throw error;
-      // A missing file is a mistyped argument: show the usage. A bad file: the message says what is wrong.
-      if (error.problem === "missing") throw new UsageError(`--from ${error.message}`);
-      output.err(`orb-harness report: ${error.message}`);
-      return 2;
-    }
-    const report = renderReport(results, format);
-    if (out === undefined || out === "-") {
-      output.out(report.endsWith("\n") ? report.slice(0, -1) : report);
-      return 0;
-    }
-    try {
-      await mkdir(dirname(out), { recursive: true });
-      await writeFile(out, report, "utf8");
-    } catch (error) {
-      output.err(`orb-harness report: cannot write ${out}: ${(error as Error).message}`);
-      return 2;
-    }
-    output.out(`wrote ${out}`);
-    return 0;
+    return regenerate(reportOptions(args), output);
   },
 };
+
+/** What `report` (not `report merge`) does: render `from` as `format` into `out` (standard output when undefined or "-"). */
+interface ReportOptions {
+  readonly from: string;
+  readonly format: ReportFormat;
+  readonly out: string | undefined;
+}
+
+/** The options `args` give; throws UsageError for bad flags. */
+function reportOptions(args: readonly string[]): ReportOptions {
+  const { values, positionals } = parseFlags(args, { from: "string", format: "string", out: "string" });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const from = values.get("from");
+  const format = values.get("format");
+  if (from === undefined) throw new UsageError("--from is required");
+  if (format === undefined) throw new UsageError(`--format is required: one of ${reportFormats.join(", ")}`);
+  if (!isReportFormat(format)) {
+    const close = closestName(format, reportFormats);
+    throw new UsageError(
+      `unknown --format ${format}${close === undefined ? "" : ` (did you mean ${close}?)`}; one of ${reportFormats.join(", ")}`,
+    );
+  }
+  return { from, format, out: values.get("out") };
+}
+
+/** Reads the results file and writes the report. */
+async function regenerate({ from, format, out }: ReportOptions, output: CliOutput): Promise<number> {
+  let results;
+  try {
+    results = await readResultsFile(from);
+  } catch (error) {
+    if (!(error instanceof ResultsFileError)) throw error;
+    // A missing file is a mistyped argument: show the usage. A bad file: the message says what is wrong.
+    if (error.problem === "missing") throw new UsageError(`--from ${error.message}`);
+    output.err(`orb-harness report: ${error.message}`);
+    return 2;
+  }
+  const report = renderReport(results, format);
+  if (out === undefined || out === "-") {
+    output.out(report.endsWith("\n") ? report.slice(0, -1) : report);
+    return 0;
+  }
+  try {
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, report, "utf8");
+  } catch (error) {
+    output.err(`orb-harness report: cannot write ${out}: ${(error as Error).message}`);
+    return 2;
+  }
+  output.out(`wrote ${out}`);
+  return 0;
+}
 
 /** `report merge DIR… [--out DIR]`. */
 async function merge(args: readonly string[], output: CliOutput): Promise<number> {
   const { values, positionals } = parseFlags(args, MERGE_FLAGS);
   if (positionals.length === 0) throw new UsageError("report merge needs at least one report directory (or results.json) of a campaign's shard");
-  const out = (values.get("out") as string | undefined) ?? DEFAULT_MERGE_DIR;
+  const out = values.get("out") ?? DEFAULT_MERGE_DIR;
   const inputs: CampaignMergeInput[] = [];
   try {
     for (const source of positionals) inputs.push({ source, results: await readCampaignResults(source) });

@@ -1,6 +1,6 @@
 /** `serve --defect`: the list, and refusing unknown names before anything starts (in-process: no server is started). */
 import { describe, expect, it } from "vitest";
-import { defects } from "../../sim/apiserver/defects.ts";
+import { defects } from "../../sim/apiserver/defects/defects.ts";
 import { main } from "../cli.ts";
 
 function collect(): { out: string[]; err: string[]; output: { out(line: string): void; err(line: string): void } } {

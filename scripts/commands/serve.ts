@@ -1,23 +1,24 @@
 /** `orb-harness serve`: the embedded API server on a real socket (wiring only). */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { dialectByName } from "../../spec/dialects.ts";
+import { dialectByName, type Dialect } from "../../spec/dialects.ts";
 import { ApiServer, SOCKET_WATCH_FLUSH_INTERVAL_MS } from "../../sim/apiserver/api-server.ts";
-import { socketAnswers } from "../../sim/apiserver/http-response.ts";
-import { goPlatform } from "../../sim/apiserver/server-version.ts";
+import { socketAnswers } from "../../sim/apiserver/responses/http-response.ts";
+import { goPlatform } from "../../sim/apiserver/discovery/server-version.ts";
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "../../sim/apiserver/admission/service-allocation.ts";
-import { parseSideEffectPlugin } from "../../sim/apiserver/admission/side-effect-plugins.ts";
+import { parseSideEffectPlugin, type SideEffectPlugin } from "../../sim/apiserver/admission/side-effect-plugins.ts";
 import { parsePolicyFile, parseStaticTokenFile, type AuthConfig } from "../../sim/apiserver/auth/index.ts";
-import { parseCustomResourceDefinition } from "../../sim/apiserver/custom-resources.ts";
+import { parseCustomResourceDefinition, type CustomResourceDefinition } from "../../sim/apiserver/routing/custom-resources.ts";
+import type { DefectName } from "../../sim/apiserver/defects/defects.ts";
 import { Rng } from "../../sim/kernel/rng.ts";
 import { realClock } from "../../sim/kernel/real-clock.ts";
 import { serveHttp, type HttpServerHandle } from "../../sim/transport/http-server.ts";
 import { hostMetricLines } from "../../sim/transport/host-metrics.ts";
 import { readTlsFiles, TlsFilesError, type TlsCredentials } from "../../sim/transport/tls-files.ts";
-import { UsageError, type CliCommand } from "../cli-command.ts";
+import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
 import { listDefects, plantedDefects } from "../defect-flags.ts";
 import { durationFlagMs } from "../duration-flag.ts";
-import { parseFlags } from "../parse-flags.ts";
+import { parseFlags, type FlagSpec } from "../parse-flags.ts";
 
 /**
  * How long requests in flight may take to finish once the shutdown delay is over and the listener
@@ -71,140 +72,193 @@ export const serveCommand: CliCommand = {
     "    --token TOKEN get configmaps",
   ].join("\n"),
   async run(args, output) {
-    const { values, positionals } = parseFlags(args, {
-      host: "string",
-      port: "integer",
-      dialect: "string",
-      history: "string",
-      "compaction-interval": "string",
-      "bookmark-interval": "string",
-      "watch-buffer": "integer",
-      "opaque-resource-versions": "boolean",
-      "service-cluster-ip-range": "string",
-      "admission-plugin": "repeated",
-      "token-file": "string",
-      "policy-file": "string",
-      "tls-cert-file": "string",
-      "tls-private-key-file": "string",
-      "fail-check": "repeated",
-      "shutdown-delay-duration": "string",
-      "livez-grace-period": "string",
-      crd: "repeated",
-      defect: "repeated",
-    });
-    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
-    const requestedDefects = (values.get("defect") as string[] | undefined) ?? [];
-    if (requestedDefects.includes("help")) {
-      listDefects(output);
-      return 0;
-    }
-    const planted = plantedDefects(requestedDefects);
-    const port = (values.get("port") as number | undefined) ?? 0;
-    const watchBuffer = values.get("watch-buffer") as number | undefined;
-    if (watchBuffer !== undefined && watchBuffer < 1) throw new UsageError(`--watch-buffer must be at least 1, got ${watchBuffer}`);
-    if (port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${port}`);
-    let dialect;
+    let options: ServeOptions | "list-defects";
     try {
-      dialect = dialectByName((values.get("dialect") as string | undefined) ?? "orb");
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    const serviceRange = (values.get("service-cluster-ip-range") as string | undefined) ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE;
-    let sideEffectPlugins;
-    try {
-      sideEffectPlugins = ((values.get("admission-plugin") as string[] | undefined) ?? []).map(parseSideEffectPlugin);
-      parseIpv4Cidr(serviceRange); // a bad range is a usage error here, not a crash at the first Service
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    let tls: TlsCredentials | undefined;
-    try {
-      tls = loadTls(values.get("tls-cert-file") as string | undefined, values.get("tls-private-key-file") as string | undefined);
+      options = serveOptions(args);
     } catch (error) {
       // The flags were right, the files are not: one line naming the file, no usage text.
       if (!(error instanceof TlsFilesError)) throw error;
       output.err(`orb-harness serve: ${error.message}`);
       return 2;
     }
-    const auth = loadAuth(values.get("token-file") as string | undefined, values.get("policy-file") as string | undefined);
-    const health = {
-      failChecks: (values.get("fail-check") as string[] | undefined) ?? [],
-      shutdownDelayMs: durationFlagMs((values.get("shutdown-delay-duration") as string | undefined) ?? "0s", "shutdown-delay-duration", true),
-      livezGracePeriodMs: durationFlagMs((values.get("livez-grace-period") as string | undefined) ?? "0s", "livez-grace-period", true),
-    };
-    const customResourceDefinitions = ((values.get("crd") as string[] | undefined) ?? []).map((file) => {
-      try {
-        return parseCustomResourceDefinition(readFileSync(file, "utf8"), file);
-      } catch (error) {
-        throw new UsageError(`--crd: ${(error as Error).message}`);
-      }
-    });
-    let server: ApiServer;
-    // `/metrics` reports the socket's connections, which exist only once the server listens.
-    let listening: HttpServerHandle | undefined;
-    try {
-      server = new ApiServer({
-        clock: realClock,
-        // Uids and generated names need no secrecy; the continue-token key does (see ApiServerOptions).
-        rng: new Rng(randomBytes(16).toString("hex")),
-        tokenKey: randomBytes(32),
-        dialect,
-        historyWindowMs: durationFlagMs((values.get("history") as string | undefined) ?? "5m", "history"),
-        compactionIntervalMs: durationFlagMs((values.get("compaction-interval") as string | undefined) ?? "5m", "compaction-interval"),
-        bookmarkIntervalMs: durationFlagMs((values.get("bookmark-interval") as string | undefined) ?? "1m", "bookmark-interval"),
-        watchFlushIntervalMs: SOCKET_WATCH_FLUSH_INTERVAL_MS,
-        ...(watchBuffer !== undefined && { watchBufferCapacity: watchBuffer }),
-        opaqueResourceVersions: values.get("opaque-resource-versions") === true,
-        serviceClusterIpRange: serviceRange,
-        sideEffectPlugins,
-        ...(auth !== undefined && { auth }),
-        health,
-        customResourceDefinitions,
-        build: { platform: goPlatform(process.platform, process.arch) },
-        hostMetrics: () => hostMetricLines(listening),
-        ...(planted.size > 0 && { defects: planted }),
-      });
-    } catch (error) {
-      // An unknown --fail-check name, for one.
-      throw new UsageError((error as Error).message);
+    if (options === "list-defects") {
+      listDefects(output);
+      return 0;
     }
-    const http: HttpServerHandle = await serveHttp(server.handle, {
-      host: (values.get("host") as string | undefined) ?? "127.0.0.1",
-      port,
-      ...socketAnswers,
-      ...(tls !== undefined && { tls }),
-    });
-    listening = http;
-    // The handlers go in before the URL is printed: whoever waits for that line may signal at once.
-    const stopRequested = new Promise<"now" | "graceful">((resolve) => {
-      process.once("SIGINT", () => resolve("now"));
-      // Graceful, as kube-apiserver: /readyz fails now while requests are still served through the
-      // shutdown delay; then the listener closes and requests in flight finish (drain below).
-      process.once("SIGTERM", () => {
-        output.out(`shutting down: /readyz fails now, stopping in ${health.shutdownDelayMs / 1000} s`);
-        server.beginShutdown(() => resolve("graceful"));
-        process.once("SIGTERM", () => resolve("now"));
-      });
-    });
-    output.out(`serving on ${http.url} (dialect ${dialect.name})`);
-    if (planted.size > 0) output.err(`WARNING: this server is wrong on purpose: planted defects ${[...planted].join(", ")} (see --defect help)`);
-    if ((await stopRequested) === "graceful") {
-      output.out(`listener closed; ending watches; requests in flight have ${SHUTDOWN_GRACE_MS / 1000} s to finish`);
-      const drained = http.drain();
-      server.close(); // ends every watch cleanly: each stream ends, so its request finishes
-      const cut = setTimeout(() => void http.close(), SHUTDOWN_GRACE_MS);
-      await drained;
-      clearTimeout(cut);
-    } else {
-      server.close();
-      await http.close();
-    }
-    output.out("stopped");
-    return 0;
+    return serve(options, output);
   },
 };
 
+/** The flags of `serve`. */
+const SERVE_FLAGS = {
+  host: "string",
+  port: "integer",
+  dialect: "string",
+  history: "string",
+  "compaction-interval": "string",
+  "bookmark-interval": "string",
+  "watch-buffer": "integer",
+  "opaque-resource-versions": "boolean",
+  "service-cluster-ip-range": "string",
+  "admission-plugin": "repeated",
+  "token-file": "string",
+  "policy-file": "string",
+  "tls-cert-file": "string",
+  "tls-private-key-file": "string",
+  "fail-check": "repeated",
+  "shutdown-delay-duration": "string",
+  "livez-grace-period": "string",
+  crd: "repeated",
+  defect: "repeated",
+} as const satisfies FlagSpec;
 
+/** What `serve` runs with: every flag checked, every file it names read. */
+interface ServeOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly dialect: Dialect;
+  readonly historyWindowMs: number;
+  readonly compactionIntervalMs: number;
+  readonly bookmarkIntervalMs: number;
+  readonly watchBufferCapacity: number | undefined;
+  readonly opaqueResourceVersions: boolean;
+  readonly serviceClusterIpRange: string;
+  readonly sideEffectPlugins: readonly SideEffectPlugin[];
+  readonly auth: AuthConfig | undefined;
+  readonly health: { readonly failChecks: readonly string[]; readonly shutdownDelayMs: number; readonly livezGracePeriodMs: number };
+  readonly customResourceDefinitions: readonly CustomResourceDefinition[];
+  readonly tls: TlsCredentials | undefined;
+  readonly defects: ReadonlySet<DefectName>;
+}
+
+/**
+ * The options `args` give, or "list-defects" for `--defect help`. Throws UsageError for bad flags,
+ * TlsFilesError for a certificate or key that cannot be read. (An unknown --fail-check is found
+ * by the server itself, when it is made.)
+ */
+function serveOptions(args: readonly string[]): ServeOptions | "list-defects" {
+  const { values, positionals } = parseFlags(args, SERVE_FLAGS);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const requestedDefects = values.get("defect") ?? [];
+  if (requestedDefects.includes("help")) return "list-defects";
+  const defects = plantedDefects(requestedDefects);
+  const port = values.get("port") ?? 0;
+  const watchBufferCapacity = values.get("watch-buffer");
+  if (watchBufferCapacity !== undefined && watchBufferCapacity < 1) throw new UsageError(`--watch-buffer must be at least 1, got ${watchBufferCapacity}`);
+  if (port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${port}`);
+  let dialect;
+  try {
+    dialect = dialectByName(values.get("dialect") ?? "orb");
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const serviceClusterIpRange = values.get("service-cluster-ip-range") ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE;
+  let sideEffectPlugins;
+  try {
+    sideEffectPlugins = (values.get("admission-plugin") ?? []).map(parseSideEffectPlugin);
+    parseIpv4Cidr(serviceClusterIpRange); // a bad range is a usage error here, not a crash at the first Service
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const tls = loadTls(values.get("tls-cert-file"), values.get("tls-private-key-file"));
+  const auth = loadAuth(values.get("token-file"), values.get("policy-file"));
+  const health = {
+    failChecks: values.get("fail-check") ?? [],
+    shutdownDelayMs: durationFlagMs(values.get("shutdown-delay-duration") ?? "0s", "shutdown-delay-duration", true),
+    livezGracePeriodMs: durationFlagMs(values.get("livez-grace-period") ?? "0s", "livez-grace-period", true),
+  };
+  const customResourceDefinitions = (values.get("crd") ?? []).map((file) => {
+    try {
+      return parseCustomResourceDefinition(readFileSync(file, "utf8"), file);
+    } catch (error) {
+      throw new UsageError(`--crd: ${(error as Error).message}`);
+    }
+  });
+  return {
+    host: values.get("host") ?? "127.0.0.1",
+    port,
+    dialect,
+    historyWindowMs: durationFlagMs(values.get("history") ?? "5m", "history"),
+    compactionIntervalMs: durationFlagMs(values.get("compaction-interval") ?? "5m", "compaction-interval"),
+    bookmarkIntervalMs: durationFlagMs(values.get("bookmark-interval") ?? "1m", "bookmark-interval"),
+    watchBufferCapacity,
+    opaqueResourceVersions: values.get("opaque-resource-versions") === true,
+    serviceClusterIpRange,
+    sideEffectPlugins,
+    auth,
+    health,
+    customResourceDefinitions,
+    tls,
+    defects,
+  };
+}
+
+/** Makes the server, listens, and serves until SIGINT (at once) or SIGTERM (gracefully). */
+async function serve(options: ServeOptions, output: CliOutput): Promise<number> {
+  const { dialect, health, defects: planted } = options;
+  let server: ApiServer;
+  // `/metrics` reports the socket's connections, which exist only once the server listens.
+  let listening: HttpServerHandle | undefined;
+  try {
+    server = new ApiServer({
+      clock: realClock,
+      // Uids and generated names need no secrecy; the continue-token key does (see ApiServerOptions).
+      rng: new Rng(randomBytes(16).toString("hex")),
+      tokenKey: randomBytes(32),
+      dialect,
+      historyWindowMs: options.historyWindowMs,
+      compactionIntervalMs: options.compactionIntervalMs,
+      bookmarkIntervalMs: options.bookmarkIntervalMs,
+      watchFlushIntervalMs: SOCKET_WATCH_FLUSH_INTERVAL_MS,
+      ...(options.watchBufferCapacity !== undefined && { watchBufferCapacity: options.watchBufferCapacity }),
+      opaqueResourceVersions: options.opaqueResourceVersions,
+      serviceClusterIpRange: options.serviceClusterIpRange,
+      sideEffectPlugins: options.sideEffectPlugins,
+      ...(options.auth !== undefined && { auth: options.auth }),
+      health,
+      customResourceDefinitions: options.customResourceDefinitions,
+      build: { platform: goPlatform(process.platform, process.arch) },
+      hostMetrics: () => hostMetricLines(listening),
+      ...(planted.size > 0 && { defects: planted }),
+    });
+  } catch (error) {
+    // An unknown --fail-check name, for one.
+    throw new UsageError((error as Error).message);
+  }
+  const http: HttpServerHandle = await serveHttp(server.handle, {
+    host: options.host,
+    port: options.port,
+    ...socketAnswers,
+    ...(options.tls !== undefined && { tls: options.tls }),
+  });
+  listening = http;
+  // The handlers go in before the URL is printed: whoever waits for that line may signal at once.
+  const stopRequested = new Promise<"now" | "graceful">((resolve) => {
+    process.once("SIGINT", () => resolve("now"));
+    // Graceful, as kube-apiserver: /readyz fails now while requests are still served through the
+    // shutdown delay; then the listener closes and requests in flight finish (drain below).
+    process.once("SIGTERM", () => {
+      output.out(`shutting down: /readyz fails now, stopping in ${health.shutdownDelayMs / 1000} s`);
+      server.beginShutdown(() => resolve("graceful"));
+      process.once("SIGTERM", () => resolve("now"));
+    });
+  });
+  output.out(`serving on ${http.url} (dialect ${dialect.name})`);
+  if (planted.size > 0) output.err(`WARNING: this server is wrong on purpose: planted defects ${[...planted].join(", ")} (see --defect help)`);
+  if ((await stopRequested) === "graceful") {
+    output.out(`listener closed; ending watches; requests in flight have ${SHUTDOWN_GRACE_MS / 1000} s to finish`);
+    const drained = http.drain();
+    server.close(); // ends every watch cleanly: each stream ends, so its request finishes
+    const cut = setTimeout(() => void http.close(), SHUTDOWN_GRACE_MS);
+    await drained;
+    clearTimeout(cut);
+  } else {
+    server.close();
+    await http.close();
+  }
+  output.out("stopped");
+  return 0;
+}
 
 /** The certificate and key to serve https with, or undefined for plain http. */
 function loadTls(certFile: string | undefined, keyFile: string | undefined): TlsCredentials | undefined {

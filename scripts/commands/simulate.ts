@@ -26,10 +26,11 @@ import type { ScenarioName, ScenarioResult } from "../../sim/scenarios/scenario-
 import { agentParameters, electionParameters, lifecycleParameters } from "../../sim/scenarios/scenario-parameters.ts";
 import { simulationResults } from "../../reports/simulation/simulation-results.ts";
 import { writeSimulationReport } from "../../reports/simulation/write-simulation-report.ts";
-import { UsageError, type CliCommand } from "../cli-command.ts";
-import { parseFlags, type FlagSpec } from "../parse-flags.ts";
+import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
+import { flagNames, flagsOfKind, isOneOf, parseFlags, type FlagSpec, type FlagValues } from "../parse-flags.ts";
 
-const SCENARIOS = ["leader-election", "node-eviction"] as const;
+const SCENARIOS = ["leader-election", "node-eviction"] as const satisfies readonly ScenarioName[];
+const CLIENTS = ["http", "store"] as const;
 // Doc 2 options forwarded to the daemon's validated options (sim/config), so doc 2's rules apply.
 const DOC2_FLAGS = [
   "leader-elect-lease-duration", "leader-elect-renew-deadline", "leader-elect-retry-period", "leader-elect-resource-name", "leader-elect-resource-namespace",
@@ -39,13 +40,13 @@ const DOC2_FLAGS = [
 // Doc 3 fields (node agent configuration), as flags.
 const DOC3_FLAGS = { "node-status-update-frequency": "nodeStatusUpdateFrequency", "node-status-report-frequency": "nodeStatusReportFrequency", "node-lease-duration-seconds": "nodeLeaseDurationSeconds" } as const;
 
-const FLAGS: FlagSpec = {
+const FLAGS = {
   scenario: "string", seed: "string", duration: "string", candidates: "integer", nodes: "integer", zones: "integer", pods: "integer",
   faults: "string", "report-dir": "string", dialect: "string", "kubernetes-version": "string", daemon: "string", client: "string",
   latency: "string", "history-window": "string", "controller-manager-flags": "string", "node-agent-config": "string",
-  ...Object.fromEntries(DOC2_FLAGS.map((name) => [name, "string"])),
-  ...Object.fromEntries(Object.keys(DOC3_FLAGS).map((name) => [name, "string"])),
-};
+  ...flagsOfKind(DOC2_FLAGS, "string"),
+  ...flagsOfKind(flagNames(DOC3_FLAGS), "string"),
+} as const satisfies FlagSpec;
 
 /** The simulate command. */
 export const simulateCommand: CliCommand = {
@@ -78,78 +79,129 @@ export const simulateCommand: CliCommand = {
     "(as `orb-harness validate` does); an unreadable file or an unbalanced quote in a flag line is a usage error.",
   ].join("\n"),
   async run(args, output) {
-    const { values, positionals } = parseFlags(args, FLAGS);
-    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
-    const flag = (name: string) => values.get(name) as string | undefined;
-    const integer = (name: string, fallback: number) => positive(name, (values.get(name) as number | undefined) ?? fallback);
-    const scenario = flag("scenario") as ScenarioName | undefined;
-    if (scenario === undefined || !SCENARIOS.includes(scenario)) throw new UsageError(`--scenario must be one of ${SCENARIOS.join(", ")}`);
-    const seed = flag("seed") ?? String((Math.random() * 2 ** 31) | 0);
-    const dialect = (flag("dialect") ?? "orb") as DialectName;
-    dialectOrUsage(dialect);
-    const durationMs = durationOrUsage("duration", flag("duration") ?? (scenario === "leader-election" ? "5m" : "30m"));
-    const candidates = integer("candidates", 3);
-    const nodes = integer("nodes", 30);
-    const zones = integer("zones", 3);
-    const pods = (values.get("pods") as number | undefined) ?? nodes * 10;
-    const latency = flag("latency") === undefined ? undefined : latencyOrUsage(flag("latency")!);
-    const faults = faultsOrUsage(flag("faults"), scenario, seed, { durationMs, candidates, nodes, zones });
-    const client = flag("client");
-    if (client !== undefined && client !== "http" && client !== "store") throw new UsageError("--client must be http or store");
-    // Validated before anything runs: a configuration that breaks a rule exits 1, as `validate` does.
-    let configured: Configured;
+    let options: SimulateOptions;
     try {
-      configured = await configure(scenario, dialect, flag);
+      options = await simulateOptions(args);
     } catch (error) {
+      // Flags or a file that break a rule of doc 2 or 3: exit 1 before anything runs, as `validate` does.
       if (!(error instanceof InvalidConfigurationError)) throw error;
       for (const line of `orb-harness simulate: ${error.message}`.split("\n")) output.err(line);
       return 1;
     }
-    output.out(`simulate ${scenario}: seed ${seed}, ${flag("duration") ?? (scenario === "leader-election" ? "5m" : "30m")} of virtual time, faults: ${formatFaultSpec(faults) || "none"}`);
-    const clock = { start: performance.now(), started: 0, ended: 0 };
-    const hooks = { onStarted: () => void (clock.started = performance.now()), onRunEnded: () => void (clock.ended = performance.now()) };
-    let result: ScenarioResult;
-    try {
-      result =
-        configured.scenario === "leader-election"
-          ? await runLeaderElectionScenario({
-              seed, durationMs, candidates, dialect, faults, ...hooks,
-              election: configured.election,
-              ...(latency && { latency }), ...(client && { client: client as "http" | "store" }),
-            })
-          : await runNodeEvictionScenario({
-              seed, durationMs, nodes, zones, pods, dialect, faults, ...hooks,
-              lifecycle: configured.lifecycle,
-              agent: configured.agent,
-              ...(latency && { latency }), ...(client && { client: client as "http" | "store" }),
-              ...(flag("history-window") !== undefined && { historyWindowMs: durationOrUsage("history-window", flag("history-window")!) }),
-            });
-    } catch (error) {
-      if (error instanceof Error && error.message.startsWith("unknown fault target")) throw new UsageError(error.message);
-      throw error;
-    }
-    const finished = performance.now();
-    const results = simulationResults(result, { setupMs: clock.started - clock.start, runMs: clock.ended - clock.started, checksMs: finished - clock.ended });
-    const directory = flag("report-dir") ?? path.join("reports", "out", "simulation", `${scenario}-${seed}`);
-    const written = await writeSimulationReport(directory, results);
-    for (const line of [...result.summary, ...result.notes]) output.out(line);
-    for (const verdict of result.verdicts) {
-      output.out(`${verdict.held ? "ok  " : "FAIL"}  ${verdict.id}  (${verdict.checked} checked)`);
-      if (!verdict.held) {
-        output.out(`      rule: ${ruleOf(verdict.id)}`);
-        output.out(`      witness: ${verdict.witness?.explanation ?? ""}`);
-      }
-    }
-    const violated = result.verdicts.filter((verdict) => !verdict.held).length;
-    output.out(`invariants: ${result.verdicts.length - violated} held, ${violated} violated`);
-    output.out(`results: ${written.resultsPath}`);
-    output.out(`report: ${written.pagePath}`);
-    output.out(`wall: setup ${seconds(results.wall.setupMs)}, run ${seconds(results.wall.runMs)}, checks ${seconds(results.wall.checksMs)}; ${result.kernelEvents} kernel events, ${result.wakeups} wake-ups (${Math.round(results.eventsPerSecond)}/s)`);
-    output.out(`time-compression: ${results.timeCompression.toFixed(1)}`);
-    output.out(`trace-hash: ${result.traceHash}`);
-    return violated === 0 ? 0 : 1;
+    return simulate(options, output);
   },
 };
+
+/** What `simulate` runs: the scenario, its validated parameters, its faults, where it reports. */
+interface SimulateOptions {
+  readonly configured: Configured;
+  readonly seed: string;
+  readonly dialect: DialectName;
+  /** The virtual time as given (or its default), for the first line. */
+  readonly durationText: string;
+  readonly durationMs: number;
+  readonly candidates: number;
+  readonly nodes: number;
+  readonly zones: number;
+  readonly pods: number;
+  readonly latency: LatencyDistribution | undefined;
+  readonly faults: Fault[];
+  readonly client: "http" | "store" | undefined;
+  /** node-eviction only: --history-window. */
+  readonly historyWindowMs: number | undefined;
+  readonly reportDir: string;
+}
+
+/**
+ * The options `args` give. Throws UsageError for bad flags, InvalidConfigurationError for flags
+ * or a node agent file that break a rule of doc 2 or 3.
+ */
+async function simulateOptions(args: readonly string[]): Promise<SimulateOptions> {
+  const { values, positionals } = parseFlags(args, FLAGS);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const integer = (name: "candidates" | "nodes" | "zones", fallback: number) => positive(name, values.get(name) ?? fallback);
+  const scenario = values.get("scenario");
+  if (scenario === undefined || !isOneOf(SCENARIOS, scenario)) throw new UsageError(`--scenario must be one of ${SCENARIOS.join(", ")}`);
+  const seed = values.get("seed") ?? String((Math.random() * 2 ** 31) | 0);
+  const dialect = dialectOrUsage(values.get("dialect") ?? "orb");
+  const durationText = values.get("duration") ?? (scenario === "leader-election" ? "5m" : "30m");
+  const durationMs = durationOrUsage("duration", durationText);
+  const candidates = integer("candidates", 3);
+  const nodes = integer("nodes", 30);
+  const zones = integer("zones", 3);
+  const pods = values.get("pods") ?? nodes * 10;
+  const latencyText = values.get("latency");
+  const latency = latencyText === undefined ? undefined : latencyOrUsage(latencyText);
+  const faults = faultsOrUsage(values.get("faults"), scenario, seed, { durationMs, candidates, nodes, zones });
+  const client = values.get("client");
+  if (client !== undefined && !isOneOf(CLIENTS, client)) throw new UsageError("--client must be http or store");
+  // Validated before anything runs: a configuration that breaks a rule exits 1, as `validate` does.
+  const configured = await configure(scenario, dialect, values);
+  const historyWindow = values.get("history-window");
+  return {
+    configured,
+    seed,
+    dialect,
+    durationText,
+    durationMs,
+    candidates,
+    nodes,
+    zones,
+    pods,
+    latency,
+    faults,
+    client,
+    historyWindowMs: scenario === "node-eviction" && historyWindow !== undefined ? durationOrUsage("history-window", historyWindow) : undefined,
+    reportDir: values.get("report-dir") ?? path.join("reports", "out", "simulation", `${scenario}-${seed}`),
+  };
+}
+
+/** Runs the scenario, checks it, writes the report and prints the summary; 0 when every invariant held. */
+async function simulate(options: SimulateOptions, output: CliOutput): Promise<number> {
+  const { configured, seed, durationMs, dialect, faults, latency, client } = options;
+  output.out(`simulate ${configured.scenario}: seed ${seed}, ${options.durationText} of virtual time, faults: ${formatFaultSpec(faults) || "none"}`);
+  const clock = { start: performance.now(), started: 0, ended: 0 };
+  const hooks = { onStarted: () => void (clock.started = performance.now()), onRunEnded: () => void (clock.ended = performance.now()) };
+  let result: ScenarioResult;
+  try {
+    result =
+      configured.scenario === "leader-election"
+        ? await runLeaderElectionScenario({
+            seed, durationMs, candidates: options.candidates, dialect, faults, ...hooks,
+            election: configured.election,
+            ...(latency && { latency }), ...(client && { client }),
+          })
+        : await runNodeEvictionScenario({
+            seed, durationMs, nodes: options.nodes, zones: options.zones, pods: options.pods, dialect, faults, ...hooks,
+            lifecycle: configured.lifecycle,
+            agent: configured.agent,
+            ...(latency && { latency }), ...(client && { client }),
+            ...(options.historyWindowMs !== undefined && { historyWindowMs: options.historyWindowMs }),
+          });
+  } catch (error) {
+    if (error instanceof Error && error.message.startsWith("unknown fault target")) throw new UsageError(error.message);
+    throw error;
+  }
+  const finished = performance.now();
+  const results = simulationResults(result, { setupMs: clock.started - clock.start, runMs: clock.ended - clock.started, checksMs: finished - clock.ended });
+  const written = await writeSimulationReport(options.reportDir, results);
+  for (const line of [...result.summary, ...result.notes]) output.out(line);
+  for (const verdict of result.verdicts) {
+    output.out(`${verdict.held ? "ok  " : "FAIL"}  ${verdict.id}  (${verdict.checked} checked)`);
+    if (!verdict.held) {
+      output.out(`      rule: ${ruleOf(verdict.id)}`);
+      output.out(`      witness: ${verdict.witness?.explanation ?? ""}`);
+    }
+  }
+  const violated = result.verdicts.filter((verdict) => !verdict.held).length;
+  output.out(`invariants: ${result.verdicts.length - violated} held, ${violated} violated`);
+  output.out(`results: ${written.resultsPath}`);
+  output.out(`report: ${written.pagePath}`);
+  output.out(`wall: setup ${seconds(results.wall.setupMs)}, run ${seconds(results.wall.runMs)}, checks ${seconds(results.wall.checksMs)}; ${result.kernelEvents} kernel events, ${result.wakeups} wake-ups (${Math.round(results.eventsPerSecond)}/s)`);
+  output.out(`time-compression: ${results.timeCompression.toFixed(1)}`);
+  output.out(`trace-hash: ${result.traceHash}`);
+  return violated === 0 ? 0 : 1;
+}
 
 /** The validated parameters a scenario takes: leader election, or node lifecycle and node agent. */
 type Configured =
@@ -162,30 +214,30 @@ type Configured =
  * its fields overridden by the single doc 3 flags), validated by sim/config. Throws
  * InvalidConfigurationError when a rule is broken, UsageError for bad combinations.
  */
-async function configure(scenario: ScenarioName, dialect: DialectName, flag: (name: string) => string | undefined): Promise<Configured> {
-  const daemon = flag("daemon") ?? "controller-manager";
+async function configure(scenario: ScenarioName, dialect: DialectName, flags: FlagValues<typeof FLAGS>): Promise<Configured> {
+  const daemon = flags.get("daemon") ?? "controller-manager";
   if (daemon !== "controller-manager" && daemon !== "scheduler") throw new UsageError("--daemon must be controller-manager or scheduler");
-  if (flag("controller-manager-flags") !== undefined && scenario === "leader-election" && daemon !== "controller-manager") {
+  if (flags.get("controller-manager-flags") !== undefined && scenario === "leader-election" && daemon !== "controller-manager") {
     throw new UsageError("--controller-manager-flags sets the controller manager's options; with --daemon scheduler give single --leader-elect-… flags");
   }
-  if (flag("node-agent-config") !== undefined && scenario !== "node-eviction") {
+  if (flags.get("node-agent-config") !== undefined && scenario !== "node-eviction") {
     throw new UsageError("--node-agent-config applies to --scenario node-eviction (leader election runs no node agents)");
   }
   // Words quoted again, since the parameter functions join them into one line and split it.
   const doc2 = [
-    ...flagLineOrUsage(flag("controller-manager-flags")),
-    ...DOC2_FLAGS.filter((name) => flag(name) !== undefined).map((name) => `--${name}=${flag(name)}`),
+    ...flagLineOrUsage(flags.get("controller-manager-flags")),
+    ...DOC2_FLAGS.filter((name) => flags.get(name) !== undefined).map((name) => `--${name}=${flags.get(name)}`),
   ].map(quoteFlagWord);
   if (scenario === "leader-election") return { scenario, election: electionParameters(daemon, dialect, doc2) };
   const doc3 = Object.fromEntries(
-    Object.entries(DOC3_FLAGS)
-      .filter(([name]) => flag(name) !== undefined)
-      .map(([name, field]) => [field, field === "nodeLeaseDurationSeconds" ? Number(flag(name)) : flag(name)]),
+    flagNames(DOC3_FLAGS)
+      .filter((name) => flags.get(name) !== undefined)
+      .map((name) => [DOC3_FLAGS[name], DOC3_FLAGS[name] === "nodeLeaseDurationSeconds" ? Number(flags.get(name)) : flags.get(name)]),
   );
-  const agentFile = flag("node-agent-config");
+  const agentFile = flags.get("node-agent-config");
   const agent = agentFile === undefined ? agentParameters(dialect, doc3) : agentFromFile(await readConfigFile(agentFile), doc3, dialect);
   try {
-    return { scenario, lifecycle: lifecycleParameters(dialect, flag("kubernetes-version"), doc2), agent };
+    return { scenario, lifecycle: lifecycleParameters(dialect, flags.get("kubernetes-version"), doc2), agent };
   } catch (error) {
     // Only --kubernetes-version is parsed there without validation (defaultNodeMonitorGracePeriodMs).
     if (error instanceof RangeError) throw new UsageError(`--kubernetes-version: ${error.message}`);
@@ -225,9 +277,9 @@ function positive(name: string, value: number): number {
   return value;
 }
 
-function dialectOrUsage(name: string): void {
+function dialectOrUsage(name: string): DialectName {
   try {
-    dialectByName(name);
+    return dialectByName(name).name;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

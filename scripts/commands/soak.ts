@@ -13,7 +13,7 @@ import { DEFAULT_SOAK_SETTINGS, HOT_KEYS, STEADY_WATCHERS, type SoakSettings } f
 import { openSoakTarget, type SoakTarget, type SoakTargetChoice } from "../../conformance/soak/soak-target.ts";
 import { EMBEDDED_SOAK_WINDOWS } from "../../conformance/soak/embedded-soak-server.ts";
 import { TargetError } from "../../conformance/targets/remote-target.ts";
-import type { DefectName } from "../../sim/apiserver/defects.ts";
+import type { DefectName } from "../../sim/apiserver/defects/defects.ts";
 import type { ApiHistory, Operation } from "../../sim/history/api-history.ts";
 import { checkHistory } from "../../sim/history/check-history.ts";
 import { historyInvariants } from "../../spec/invariants-history.ts";
@@ -28,15 +28,32 @@ import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
 import { holdInterrupt, INTERRUPTED_EXIT } from "../interrupt.ts";
 import { listDefects, plantedDefects } from "../defect-flags.ts";
 import { durationFlagMs } from "../duration-flag.ts";
-import { parseFlags, type ParsedFlags } from "../parse-flags.ts";
+import { flagNames, parseFlags, type FlagName, type FlagSpec, type FlagValues } from "../parse-flags.ts";
 import { TARGET_FLAGS, targetChoice, withKubeAssetsDefault } from "../target-flags.ts";
 
 const DEFAULT_DURATION = "60s";
 const DEFAULT_REQUEST_TIMEOUT = "10s";
 const MAX_KEYS = 1000;
 /** Exit code of a run stopped by Ctrl-C: 128 + SIGINT, as shells report it. */
+/** The flags of `soak`. */
+const SOAK_FLAGS = {
+  ...TARGET_FLAGS,
+  defect: "repeated",
+  duration: "string",
+  writers: "integer",
+  watchers: "integer",
+  readers: "integer",
+  keys: "integer",
+  seed: "integer",
+  "request-timeout": "string",
+  runs: "integer",
+  shard: "string",
+  check: "string",
+  "report-dir": "string",
+} as const satisfies FlagSpec;
+type SoakFlags = FlagValues<typeof SOAK_FLAGS>;
 /** Flags that shape a workload or choose its target: a re-check of a saved history takes none of them. */
-const WORKLOAD_FLAGS = [...Object.keys(TARGET_FLAGS), "defect", "duration", "writers", "watchers", "readers", "keys", "seed", "request-timeout", "runs", "shard"];
+const WORKLOAD_FLAGS: ReadonlyArray<FlagName<typeof SOAK_FLAGS>> = [...flagNames(TARGET_FLAGS), "defect", "duration", "writers", "watchers", "readers", "keys", "seed", "request-timeout", "runs", "shard"];
 const seconds = (ms: number) => `${ms / 1000} s`;
 
 /** The soak command. */
@@ -92,47 +109,60 @@ export const soakCommand: CliCommand = {
     "Exit 0 when every invariant held, 1 on a violation, 2 for usage or connection errors, 130 when interrupted",
     "(Ctrl-C: the namespace is deleted, what was recorded is checked and reported; a second Ctrl-C quits at once).",
   ].join("\n"),
-  async run(givenArgs, output) {
-    const args = withKubeAssetsDefault(givenArgs);
-    const flags = parseFlags(args, {
-      ...TARGET_FLAGS,
-      defect: "repeated",
-      duration: "string",
-      writers: "integer",
-      watchers: "integer",
-      readers: "integer",
-      keys: "integer",
-      seed: "integer",
-      "request-timeout": "string",
-      runs: "integer",
-      shard: "string",
-      check: "string",
-      "report-dir": "string",
-    });
-    if (flags.positionals.length > 0) throw new UsageError(`unexpected argument ${flags.positionals[0]}`);
-    const requestedDefects = (flags.values.get("defect") as string[] | undefined) ?? [];
-    if (requestedDefects.includes("help")) {
+  async run(args, output) {
+    const options = soakOptions(args);
+    if (options.kind === "list-defects") {
       listDefects(output);
       return 0;
     }
-    const reportDir = (flags.values.get("report-dir") as string | undefined) ?? DEFAULT_SOAK_REPORT_DIR;
-    const checkFile = flags.values.get("check") as string | undefined;
-    if (checkFile !== undefined) {
-      const workloadFlag = WORKLOAD_FLAGS.find((name) => flags.values.has(name));
-      if (workloadFlag !== undefined) throw new UsageError(`--${workloadFlag} does not go with --check, which checks a saved history and runs no workload`);
-      return recheck(checkFile, reportDir, output);
-    }
-    const settings = soakSettings(flags);
-    const choice = soakTargetChoice(flags, plantedDefects(requestedDefects));
-    const run = { args: givenArgs, reportDir, tokenFlag: flags.values.get("token") as string | undefined };
-    const campaign = soakCampaignFlags(flags);
-    if (campaign !== undefined) return soakCampaign(settings, choice, campaign, run, output);
-    return soak(settings, choice, run, output);
+    if (options.kind === "check") return recheck(options.file, options.reportDir, output);
+    if (options.campaign !== undefined) return soakCampaign(options.settings, options.choice, options.campaign, options.run, output);
+    return soak(options.settings, options.choice, options.run, output);
   },
 };
 
+/** Where a soak reports, and what its replay command and reports must show or hide. */
+interface SoakRunFlags {
+  /** The arguments as given, for replay commands. */
+  readonly args: readonly string[];
+  readonly reportDir: string;
+  /** The --token given, kept out of every report. */
+  readonly tokenFlag: string | undefined;
+}
+
+/** A campaign's size and shard. */
+interface SoakCampaignFlags {
+  readonly runs: number;
+  readonly shard: Shard | undefined;
+}
+
+/** What `soak` does: list the defects, re-check a saved history, or run (one soak, or a campaign of them). */
+type SoakOptions =
+  | { readonly kind: "list-defects" }
+  | { readonly kind: "check"; readonly file: string; readonly reportDir: string }
+  | { readonly kind: "run"; readonly settings: SoakSettings; readonly choice: SoakTargetChoice; readonly run: SoakRunFlags; readonly campaign: SoakCampaignFlags | undefined };
+
+/** The options `givenArgs` give; throws UsageError for bad flags. */
+function soakOptions(givenArgs: readonly string[]): SoakOptions {
+  const { values, positionals } = parseFlags(withKubeAssetsDefault(givenArgs), SOAK_FLAGS);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const requestedDefects = values.get("defect") ?? [];
+  if (requestedDefects.includes("help")) return { kind: "list-defects" };
+  const reportDir = values.get("report-dir") ?? DEFAULT_SOAK_REPORT_DIR;
+  const checkFile = values.get("check");
+  if (checkFile !== undefined) {
+    const workloadFlag = WORKLOAD_FLAGS.find((name) => values.has(name));
+    if (workloadFlag !== undefined) throw new UsageError(`--${workloadFlag} does not go with --check, which checks a saved history and runs no workload`);
+    return { kind: "check", file: checkFile, reportDir };
+  }
+  const settings = soakSettings(values);
+  const choice = soakTargetChoice(values, plantedDefects(requestedDefects));
+  const run = { args: givenArgs, reportDir, tokenFlag: values.get("token") };
+  return { kind: "run", settings, choice, run, campaign: soakCampaignFlags(values) };
+}
+
 /** Runs the workload against the target, checks and reports. */
-async function soak(settings: SoakSettings, choice: SoakTargetChoice, run: { args: readonly string[]; reportDir: string; tokenFlag: string | undefined }, output: CliOutput): Promise<number> {
+async function soak(settings: SoakSettings, choice: SoakTargetChoice, run: SoakRunFlags, output: CliOutput): Promise<number> {
   const startedAt = new Date().toISOString();
   const interrupt = holdInterrupt(output, "interrupted: stopping the workload and deleting its namespace (Ctrl-C again to quit at once)");
   output.out(
@@ -245,36 +275,36 @@ function reportNamespace(namespace: SoakRun["namespace"], output: CliOutput): vo
   else output.err(`warning: could not delete namespace ${namespace.name} (${namespace.why}); remove it with: kubectl delete namespace ${namespace.name}`);
 }
 
-function soakSettings(flags: ParsedFlags): SoakSettings {
-  const integer = (name: string, fallback: number, least: number, most = Number.MAX_SAFE_INTEGER) => {
-    const value = (flags.values.get(name) as number | undefined) ?? fallback;
+function soakSettings(flags: SoakFlags): SoakSettings {
+  const integer = (name: "writers" | "watchers" | "readers" | "keys", fallback: number, least: number, most = Number.MAX_SAFE_INTEGER) => {
+    const value = flags.get(name) ?? fallback;
     if (value < least) throw new UsageError(`--${name} must be at least ${least}, got ${value}`);
     if (value > most) throw new UsageError(`--${name} must be at most ${most}, got ${value}`);
     return value;
   };
-  const seed = flags.values.get("seed") as number | undefined;
+  const seed = flags.get("seed");
   // 32-bit, negative ones too: a campaign's run seeds (conformance/campaign) are, and a run's replay names its own.
   if (seed !== undefined && seed !== (seed | 0)) throw new UsageError(`--seed must be a 32-bit integer, got ${seed}`);
   return {
     seed: seed ?? randomInt(1, 2 ** 31),
-    durationMs: durationFlagMs((flags.values.get("duration") as string | undefined) ?? DEFAULT_DURATION, "duration"),
+    durationMs: durationFlagMs(flags.get("duration") ?? DEFAULT_DURATION, "duration"),
     writers: integer("writers", DEFAULT_SOAK_SETTINGS.writers, 1),
     watchers: integer("watchers", DEFAULT_SOAK_SETTINGS.watchers, STEADY_WATCHERS),
     readers: integer("readers", DEFAULT_SOAK_SETTINGS.readers, 0),
     keys: integer("keys", DEFAULT_SOAK_SETTINGS.keys, 1, MAX_KEYS),
-    requestTimeoutMs: durationFlagMs((flags.values.get("request-timeout") as string | undefined) ?? DEFAULT_REQUEST_TIMEOUT, "request-timeout"),
+    requestTimeoutMs: durationFlagMs(flags.get("request-timeout") ?? DEFAULT_REQUEST_TIMEOUT, "request-timeout"),
   };
 }
 
 /** A campaign's size and shard, when --runs or --shard asks for one; undefined for a single soak. */
-function soakCampaignFlags(flags: ParsedFlags): { readonly runs: number; readonly shard: Shard | undefined } | undefined {
-  if (!flags.values.has("runs") && !flags.values.has("shard")) return undefined;
-  const runs = (flags.values.get("runs") as number | undefined) ?? 1;
+function soakCampaignFlags(flags: SoakFlags): SoakCampaignFlags | undefined {
+  if (!flags.has("runs") && !flags.has("shard")) return undefined;
+  const runs = flags.get("runs") ?? 1;
   if (runs < 1) throw new UsageError(`--runs must be at least 1, got ${runs}`);
-  const shardText = flags.values.get("shard") as string | undefined;
+  const shardText = flags.get("shard");
   if (shardText === undefined) return { runs, shard: undefined };
   // A random seed per machine would make shards of different campaigns.
-  if (!flags.values.has("seed")) throw new UsageError("--shard needs --seed: every shard of a campaign must be given the same campaign seed");
+  if (!flags.has("seed")) throw new UsageError("--shard needs --seed: every shard of a campaign must be given the same campaign seed");
   try {
     return { runs, shard: parseShard(shardText) };
   } catch (error) {
@@ -293,8 +323,8 @@ function soakCampaignFlags(flags: ParsedFlags): { readonly runs: number; readonl
 async function soakCampaign(
   settings: SoakSettings,
   choice: SoakTargetChoice,
-  campaign: { readonly runs: number; readonly shard: Shard | undefined },
-  run: { args: readonly string[]; reportDir: string; tokenFlag: string | undefined },
+  campaign: SoakCampaignFlags,
+  run: SoakRunFlags,
   output: CliOutput,
 ): Promise<number> {
   const interrupt = holdInterrupt(output, "interrupted: stopping the workload and deleting its namespace (Ctrl-C again to quit at once)");
@@ -320,7 +350,7 @@ async function soakCampaign(
         command: "soak",
         // What shards on other machines also name: never a port of this process's embedded server.
         target: choice.kind === "embedded" ? "embedded" : choice.kind === "kube-assets" ? `kube-assets ${choice.profile}` : opened.url,
-        options: soakOptions(settings, choice),
+        options: workloadOptionsText(settings, choice),
         campaignSeed: settings.seed,
         runs: campaign.runs,
         shard: campaign.shard,
@@ -371,7 +401,7 @@ async function soakCampaign(
 }
 
 /** The workload settings every run of a campaign shares (what `report merge` compares), in one canonical string. */
-function soakOptions(settings: SoakSettings, choice: SoakTargetChoice): string {
+function workloadOptionsText(settings: SoakSettings, choice: SoakTargetChoice): string {
   const defects = choice.kind === "embedded" ? [...(choice.defects ?? [])].sort().map((defect) => ` --defect ${defect}`).join("") : "";
   return `--duration ${settings.durationMs}ms --writers ${settings.writers} --watchers ${settings.watchers} --readers ${settings.readers} --keys ${settings.keys} --request-timeout ${settings.requestTimeoutMs}ms${defects}`;
 }
@@ -388,7 +418,7 @@ function withoutCampaignFlags(args: readonly string[]): string[] {
 }
 
 /** The target the flags choose (as the conformance command reads them), with the defects the embedded server plants. */
-function soakTargetChoice(flags: ParsedFlags, planted: ReadonlySet<DefectName>): SoakTargetChoice {
+function soakTargetChoice(flags: SoakFlags, planted: ReadonlySet<DefectName>): SoakTargetChoice {
   const choice = targetChoice(flags);
   if (choice.kind === "embedded") return { kind: "embedded", defects: planted };
   if (planted.size > 0) throw new UsageError("--defect plants a bug in the embedded server; it does not go with --server, --kubeconfig or --kube-assets");

@@ -8,7 +8,7 @@ import { validateCredentialProviderConfigText } from "../../sim/config/validate-
 import { validateDaemonOptions } from "../../sim/config/validate-daemon-options.ts";
 import { validateNodeAgentConfigText } from "../../sim/config/validate-node-agent-config.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
-import { parseFlags } from "../parse-flags.ts";
+import { isOneOf, parseFlags } from "../parse-flags.ts";
 
 const DAEMONS: readonly Daemon[] = ["controller-manager", "scheduler"];
 const FILES = ["node-agent", "credential-provider"] as const;
@@ -43,12 +43,12 @@ export const validateCommand: CliCommand = {
     const dialect = parseDialect(values.get("dialect"));
     const [target, ...rest] = positionals;
     if (target === undefined) throw new UsageError("name what to validate: controller-manager, scheduler, node-agent or credential-provider");
-    if ((DAEMONS as readonly string[]).includes(target)) {
+    if (isOneOf(DAEMONS, target)) {
       if (rest.length > 0) throw new UsageError(`put the ${target}'s flags after --, e.g. orb-harness validate ${target} -- ${rest.join(" ")}`);
-      const validation = validateDaemonOptions(target as Daemon, daemonArgs ?? [], dialect);
+      const validation = validateDaemonOptions(target, daemonArgs ?? [], dialect);
       return report(output, format, validation.findings, validation.valid, { daemon: target, dialect, options: validation.options.printed() });
     }
-    if (!(FILES as readonly string[]).includes(target)) {
+    if (!isOneOf(FILES, target)) {
       throw new UsageError(`unknown target ${JSON.stringify(target)}; one of ${[...DAEMONS, ...FILES].join(", ")}`);
     }
     if (daemonArgs !== undefined) throw new UsageError(`${target} takes a FILE, not flags after --`);
@@ -68,13 +68,13 @@ function expandShortOutput(args: readonly string[]): string[] {
   return args.flatMap((arg) => (arg === "-o" ? ["--output"] : arg.startsWith("-o=") ? [`--output=${arg.slice(3)}`] : [arg]));
 }
 
-function parseOutput(value: unknown): Output {
+function parseOutput(value: string | undefined): Output {
   if (value === undefined) return "findings";
-  if (!(OUTPUTS as readonly unknown[]).includes(value)) throw new UsageError(`--output takes ${OUTPUTS.join(", ")}, got ${JSON.stringify(value)}`);
-  return value as Output;
+  if (!isOneOf(OUTPUTS, value)) throw new UsageError(`--output takes ${OUTPUTS.join(", ")}, got ${JSON.stringify(value)}`);
+  return value;
 }
 
-function parseDialect(value: unknown): DialectName {
+function parseDialect(value: string | undefined): DialectName {
   if (value === undefined) return "orb";
   if (value !== "orb" && value !== "kubernetes") throw new UsageError(`--dialect takes orb or kubernetes, got ${JSON.stringify(value)}`);
   return value;

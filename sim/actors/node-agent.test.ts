@@ -74,7 +74,7 @@ describe("NodeAgent status loop", () => {
   async function statusPostsSeconds(markUnknownAtMs?: number): Promise<number[]> {
     const dialect = dialectByName("orb");
     const world = new ControlPlaneWorld({ seed: "status-loop", dialect, latency: { minMs: 5, meanExtraMs: 0, maxMs: 5 } });
-    const api = new StoreApi({ store: world.server.store, dialect, clock: world.sim, rng: world.sim.rng.fork("api") });
+    const api = new StoreApi({ server: world.server, rng: world.sim.rng.fork("api") });
     world.host.add("node-1", (clock) => {
       const agent = new NodeAgent({ name: "node-1", zone: "zone-a", client: new StoreApiClient(api, world.network, clock), clock, parameters: agentParameters("orb"), dialect, recorder: world.recorder });
       void world.sim.spawn("node-1", () => agent.run());

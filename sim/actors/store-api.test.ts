@@ -8,7 +8,7 @@ import { StoreApi } from "./store-api.ts";
 function setup() {
   const dialect = dialectByName("orb");
   const world = new ControlPlaneWorld({ seed: "store-api", dialect });
-  const api = new StoreApi({ store: world.server.store, dialect, clock: world.sim, rng: world.sim.rng.fork("api") });
+  const api = new StoreApi({ server: world.server, rng: world.sim.rng.fork("api") });
   const created = api.createLease({ metadata: { name: "n1", namespace: "orb-node-lease" }, spec: { holderIdentity: "n1", renewTime: "t0" } });
   const renew = (lease: Lease, renewTime: string, resourceVersion = lease.metadata.resourceVersion): Lease =>
     api.updateLease({ metadata: { ...lease.metadata, resourceVersion }, spec: { ...lease.spec, renewTime } });

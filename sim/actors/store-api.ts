@@ -1,8 +1,9 @@
 /**
- * The actors' operations applied to the API server's store directly: the server side of
- * `StoreApiClient`. Same keys, stamping, defaults and preconditions as the HTTP handlers (it reuses
- * them), without building and parsing HTTP messages, which a 5,000-node cluster renewing leases
- * every 10 s cannot afford (see sim/transport/in-memory-transport.bench.ts).
+ * The actors' operations applied to the API server directly: the server side of
+ * `StoreApiClient`. Its writes go through the server's registry, as the HTTP handlers' do (same
+ * keys, stamping, defaults, admission, status merge and preconditions), without building and
+ * parsing HTTP messages, which a 5,000-node cluster renewing leases every 10 s cannot afford (see
+ * sim/transport/in-memory-transport.bench.ts).
  *
  * Reads of Nodes and Leases are served from a cache of the latest objects, as kube-apiserver
  * serves them from its watch cache (listing 5,000 nodes from the MVCC store every 5 s would cost
@@ -12,15 +13,12 @@
  * Limit: the cache and the index see only writes made through this class; scenarios that use it
  * write Nodes, Leases and Pods through nothing else.
  */
-import type { Dialect } from "../../spec/dialects.ts";
-import type { Clock } from "../kernel/clock.ts";
 import type { Rng } from "../kernel/rng.ts";
-import { withPodDefaults } from "../apiserver/admission/pod-defaults.ts";
-import { carryOverMetadata, stampNewObject } from "../apiserver/object-stamping.ts";
-import { ResourceRegistry, type ResourceType } from "../apiserver/resource-types.ts";
-import { encodedStorageKey, storageKey } from "../apiserver/stored-resource.ts";
-import type { MvccStore } from "../store/mvcc-store.ts";
-import { StoreError } from "../store/errors.ts";
+import type { ApiServer } from "../apiserver/api-server.ts";
+import type { ObjectRegistry } from "../apiserver/registry/object-registry.ts";
+import { ApiError } from "../apiserver/responses/api-error.ts";
+import { ResourceRegistry, type ResourceType } from "../apiserver/routing/resource-types.ts";
+import { encodedStorageKey, storageKey } from "../apiserver/registry/stored-resource.ts";
 import type { ObjectKey } from "../store/object-key.ts";
 import type { StoredObject } from "../store/stored-object.ts";
 import { ApiCallError } from "./api-client.ts";
@@ -28,17 +26,15 @@ import type { Lease, Node, Pod } from "./api-objects.ts";
 
 /** What a StoreApi writes into. */
 export interface StoreApiOptions {
-  readonly store: MvccStore;
-  readonly dialect: Dialect;
-  /** The server's clock (true time): creation timestamps. */
-  readonly clock: Clock;
-  /** Uids. */
+  readonly server: ApiServer;
+  /** Uids (a stream of its own, apart from the server's). */
   readonly rng: Rng;
 }
 
 /** Synchronous, server-side versions of the `ControlPlaneClient` operations. */
 export class StoreApi {
-  readonly #options: StoreApiOptions;
+  readonly #server: ApiServer;
+  readonly #objects: ObjectRegistry;
   readonly #leases: ResourceType;
   readonly #nodes: ResourceType;
   readonly #pods: ResourceType;
@@ -51,9 +47,11 @@ export class StoreApi {
 
   /** Operations over `options.store`, with the types of `options.dialect`. */
   constructor(options: StoreApiOptions) {
-    this.#options = options;
-    const registry = new ResourceRegistry(options.dialect);
-    this.#leases = registry.find(options.dialect.groups.coordination, "v1", "leases")!;
+    this.#server = options.server;
+    this.#objects = options.server.objectRegistry(options.rng);
+    const { dialect } = options.server;
+    const registry = new ResourceRegistry(dialect);
+    this.#leases = registry.find(dialect.groups.coordination, "v1", "leases")!;
     this.#nodes = registry.find("", "v1", "nodes")!;
     this.#pods = registry.find("", "v1", "pods")!;
   }
@@ -70,7 +68,7 @@ export class StoreApi {
   updateLease(lease: Lease): Lease {
     const namespace = lease.metadata.namespace ?? "";
     const cache = this.#leaseCacheOf(namespace);
-    return this.#update(this.#leases, lease, replaceAll, cache.get(lease.metadata.name)) as unknown as Lease;
+    return this.#update(this.#leases, lease, undefined, cache.get(lease.metadata.name)) as unknown as Lease;
   }
 
   listLeases(namespace: string): readonly Lease[] {
@@ -87,17 +85,17 @@ export class StoreApi {
 
   /** The main resource: status is carried over from the stored object (Kubernetes). */
   updateNode(node: Node): Node {
-    return this.#updateNodeWith(node, keepStatus);
+    return this.#updateNode(node, undefined);
   }
 
   /** The status subresource: only status changes. */
   updateNodeStatus(node: Node): Node {
-    return this.#updateNodeWith(node, statusOnly);
+    return this.#updateNode(node, "status");
   }
 
   /** Whether `a` was written after `b` (this store's resourceVersions are revisions: they compare). */
   isNewer(a: Node, b: Node): boolean {
-    const { resourceVersions } = this.#options.store;
+    const { resourceVersions } = this.#server.store;
     return (resourceVersions.parse(a.metadata.resourceVersion ?? "") ?? 0) > (resourceVersions.parse(b.metadata.resourceVersion ?? "") ?? 0);
   }
 
@@ -120,8 +118,8 @@ export class StoreApi {
   }
 
   createPod(pod: Pod): Pod {
-    const namespace = pod.metadata.namespace ?? this.#options.dialect.namespaces.default;
-    const { object, key } = this.#create(this.#pods, namespace, withPodDefaults(pod as unknown as StoredObject, this.#options.dialect));
+    const namespace = pod.metadata.namespace ?? this.#server.dialect.namespaces.default;
+    const { object, key } = this.#create(this.#pods, namespace, pod);
     const created = object as unknown as Pod;
     const nodeName = created.spec.nodeName;
     if (nodeName !== undefined) this.#podIndex(nodeName).set(`${namespace}/${created.metadata.name}`, key);
@@ -131,7 +129,7 @@ export class StoreApi {
   listPodsOnNode(nodeName: string): readonly Pod[] {
     const pods: Pod[] = [];
     for (const key of this.#podsByNode.get(nodeName)?.values() ?? []) {
-      const pod = this.#options.store.get(key);
+      const pod = this.#server.store.get(key);
       if (pod !== undefined) pods.push(pod as unknown as Pod);
     }
     return pods;
@@ -139,10 +137,10 @@ export class StoreApi {
 
   /** Eviction of a pod without a disruption budget: the pod is deleted (transcript eviction). */
   evictPod(namespace: string, name: string): void {
-    const key = storageKey(this.#pods, namespace, name);
-    const pod = this.#get(this.#pods, namespace, name) as unknown as Pod;
+    const current = this.#get(this.#pods, namespace, name);
+    const pod = current as unknown as Pod;
     try {
-      this.#options.store.delete(key);
+      this.#objects.delete({ type: this.#pods, namespace, name }, current, { dryRun: false });
     } catch (error) {
       throw asApiError(error);
     }
@@ -159,8 +157,8 @@ export class StoreApi {
     return created.object;
   }
 
-  #updateNodeWith(node: Node, merge: (current: StoredObject, next: StoredObject) => StoredObject): Node {
-    return this.#nodeWritten(this.#update(this.#nodes, node, merge, this.#nodeCache.get(node.metadata.name)));
+  #updateNode(node: Node, subresource: "status" | undefined): Node {
+    return this.#nodeWritten(this.#update(this.#nodes, node, subresource, this.#nodeCache.get(node.metadata.name)));
   }
 
   // Tells the Node's watchers (informers) of its new state.
@@ -182,7 +180,7 @@ export class StoreApi {
   }
 
   #get(type: ResourceType, namespace: string | undefined, name: string): StoredObject {
-    const object = this.#options.store.get(storageKey(type, namespace, name));
+    const object = this.#server.store.get(storageKey(type, namespace, name));
     if (object === undefined) throw new ApiCallError("NotFound", 404, `${type.resource} "${name}" not found`);
     return object;
   }
@@ -190,20 +188,18 @@ export class StoreApi {
   // The key is the one the store files the object under (the same string: map lookups then
   // compare by identity).
   #create(type: ResourceType, namespace: string | undefined, object: { metadata: { name: string } }): CacheEntry {
-    const { clock, rng, store } = this.#options;
-    const stamped = stampNewObject(type, object as unknown as Record<string, unknown>, namespace, clock, rng);
-    const key = encodedStorageKey(type, namespace, stamped.metadata.name);
+    const { store } = this.#server;
     try {
-      const object = store.create(key, stamped);
-      return { object, key, revision: store.revision };
+      const created = this.#objects.create({ type, namespace }, object as unknown as Record<string, unknown>, { dryRun: false });
+      return { object: created, key: encodedStorageKey(type, namespace, created.metadata.name), revision: store.revision };
     } catch (error) {
       throw asApiError(error);
     }
   }
 
   // `cached`: the cache entry of the object (latest object and key), updated with the write.
-  #update(type: ResourceType, object: { metadata: { name: string; namespace?: string; resourceVersion?: string } }, merge: (current: StoredObject, next: StoredObject) => StoredObject, cached?: CacheEntry): StoredObject {
-    const { store } = this.#options;
+  #update(type: ResourceType, object: { metadata: { name: string; namespace?: string; resourceVersion?: string } }, subresource: "status" | undefined, cached?: CacheEntry): StoredObject {
+    const { store } = this.#server;
     const namespace = type.namespaced ? object.metadata.namespace : undefined;
     const key = cached?.key ?? storageKey(type, namespace, object.metadata.name);
     const current = cached?.object ?? this.#get(type, namespace, object.metadata.name);
@@ -219,10 +215,10 @@ export class StoreApi {
     if (resourceVersion !== undefined && resourceVersion !== "" && expectedRevision === undefined) {
       throw new ApiCallError("BadRequest", 400, `invalid resourceVersion ${resourceVersion}`);
     }
-    const next = merge(current, carryOverMetadata(current, object as unknown as StoredObject));
     let written: StoredObject;
     try {
-      written = store.update(key, next, expectedRevision === undefined ? {} : { expectedRevision });
+      const address = { type, namespace, name: object.metadata.name, subresource };
+      written = this.#objects.update(address, current, object as unknown as StoredObject, { expectedRevision, dryRun: false });
     } catch (error) {
       throw asApiError(error);
     }
@@ -259,13 +255,7 @@ function innerMap<K, V>(outer: Map<string, Map<K, V>>, key: string): Map<K, V> {
   return inner;
 }
 
-// A store failure as the API would answer it (reason and code from the store's error).
+// The registry's failure as a client sees it (the Status's reason and code).
 function asApiError(error: unknown): unknown {
-  return error instanceof StoreError ? new ApiCallError(error.reason, error.code, error.message) : error;
+  return error instanceof ApiError ? new ApiCallError(error.status.reason ?? "", error.code, error.status.message ?? "") : error;
 }
-
-// The merges of an update: the whole object (Leases), all but status (a Node), status only (its
-// status subresource). Made once: an update of every node's Lease every 10 s would make them anew.
-const replaceAll = (_current: StoredObject, next: StoredObject): StoredObject => next;
-const keepStatus = (current: StoredObject, next: StoredObject): StoredObject => ({ ...next, status: current["status"] });
-const statusOnly = (current: StoredObject, next: StoredObject): StoredObject => ({ ...current, status: next["status"] });

@@ -9,7 +9,7 @@ import { StoreApiClient } from "./store-api-client.ts";
 async function setup() {
   const dialect = dialectByName("orb");
   const world = new ControlPlaneWorld({ seed: "informer", dialect, latency: { minMs: 5, meanExtraMs: 0, maxMs: 5 } });
-  const api = new StoreApi({ store: world.server.store, dialect, clock: world.sim, rng: world.sim.rng.fork("api") });
+  const api = new StoreApi({ server: world.server, rng: world.sim.rng.fork("api") });
   api.createNode({ metadata: { name: "n1" }, spec: {}, status: {} });
   world.host.add("agent", () => {});
   const informer = new StoreApiClient(api, world.network, world.host.clock("agent")).informNode("n1");
@@ -49,11 +49,11 @@ describe("StoreNodeInformer", () => {
     const { world, read, label } = await setup();
     await read();
     world.network.partition(["agent"]);
-    label("while cut off");
+    label("while-cut-off");
     world.network.heal(["agent"]);
     const { node, tookMs } = await read();
     expect(tookMs).toBe(10);
-    expect(node.metadata.labels).toEqual({ mark: "while cut off" });
+    expect(node.metadata.labels).toEqual({ mark: "while-cut-off" });
   });
 
   it("tells its listener of each change of its copy: a newer one arrived, or it was dropped", async () => {

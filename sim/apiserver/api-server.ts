@@ -10,27 +10,34 @@ import type { Rng } from "../kernel/rng.ts";
 import { startCompactor } from "../store/compactor.ts";
 import { MvccStore } from "../store/mvcc-store.ts";
 import { decimalResourceVersions, opaqueResourceVersions } from "../store/resource-version.ts";
-import { ApiError, failure } from "./api-error.ts";
-import { plainInternalErrorResponse, PlainInternalError } from "./plain-internal-error.ts";
-import { routeRequest } from "./request-router.ts";
-import { NamespaceController } from "./namespace-controller.ts";
-import { ResourceRegistry } from "./resource-types.ts";
-import { EncodedEventCache } from "./encoded-event-cache.ts";
-import { WatchBroadcasts } from "./watch-broadcast.ts";
-import { customResourceDefinitionsType, type CustomResourceDefinition } from "./custom-resources.ts";
+import { ApiError, failure } from "./responses/api-error.ts";
+import { plainInternalErrorResponse, PlainInternalError } from "./responses/plain-internal-error.ts";
+import { routeRequest } from "./routing/request-router.ts";
+import { NamespaceController } from "./controllers/namespace-controller.ts";
+import { ResourceRegistry } from "./routing/resource-types.ts";
+import { EncodedEventCache } from "./watch/encoded-event-cache.ts";
+import { WatchBroadcasts } from "./watch/watch-broadcast.ts";
+import { customResourceDefinitionsType, type CustomResourceDefinition } from "./routing/custom-resources.ts";
 import type { ServerContext } from "./server-context.ts";
-import { storageKey } from "./stored-resource.ts";
-import { withCreateDefaults } from "./type-defaults.ts";
-import { rfc3339 } from "./object-stamping.ts";
-import { errorResponse } from "./http-response.ts";
-import { negotiatedErrorResponse } from "./representation.ts";
-import type { BuildInfo } from "./server-version.ts";
+import { storageKey } from "./registry/stored-resource.ts";
+import { withCreateDefaults } from "./registry/type-defaults.ts";
+import { rfc3339 } from "./registry/object-stamping.ts";
+import { errorResponse } from "./responses/http-response.ts";
+import { negotiatedErrorResponse } from "./responses/representation.ts";
+import type { BuildInfo } from "./discovery/server-version.ts";
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "./admission/service-allocation.ts";
 import type { SideEffectPlugin } from "./admission/side-effect-plugins.ts";
 import type { AuthConfig } from "./auth/index.ts";
 import { HealthState, type HealthStateOptions } from "./health/index.ts";
-import { isDefectName, NO_DEFECTS, type DefectName } from "./defects.ts";
-import { WritePipeline } from "./write-pipeline.ts";
+import { isDefectName, NO_DEFECTS, type DefectName } from "./defects/defects.ts";
+import { WritePipeline } from "./defects/write-pipeline.ts";
+import { withPlantedRegistryDefects } from "./defects/planted-registry.ts";
+import { withPlantedListDefects } from "./defects/planted-lister.ts";
+import { objectLister } from "./registry/object-lister.ts";
+import { withPlantedWatchDefects } from "./defects/planted-watches.ts";
+import { withPlantedResponseDefects } from "./defects/planted-responses.ts";
+import { storeWatchSource } from "./watch/watch-source.ts";
+import { objectRegistry, type ObjectRegistry } from "./registry/object-registry.ts";
 
 /**
  * The flush interval of watch streams `serve` sets: with 1,000 watchers, a socket write per watcher
@@ -106,7 +113,7 @@ export class ApiServer {
       resourceVersions: options.opaqueResourceVersions === true ? opaqueResourceVersions : decimalResourceVersions,
       ...(writePipeline !== undefined && { plantedDefects: writePipeline.storeDefects }),
     });
-    this.context = {
+    const context = {
       store: this.store,
       clock: options.clock,
       rng: options.rng,
@@ -127,6 +134,13 @@ export class ApiServer {
       writePipeline,
       hostMetrics: options.hostMetrics,
     };
+    this.context = {
+      ...context,
+      objects: withPlantedRegistryDefects(objectRegistry(context), defects),
+      lists: withPlantedListDefects(objectLister(context), defects, context),
+      watches: withPlantedWatchDefects(storeWatchSource(context), defects, context),
+    };
+    this.handle = withPlantedResponseDefects(this.answer, defects, this.dialect);
     this.createSystemNamespaces();
     this.storeCustomResourceDefinitions();
     this.compactor = startCompactor(this.store, options.clock, options.compactionIntervalMs ?? defaultCompactionIntervalMs);
@@ -134,16 +148,22 @@ export class ApiServer {
     this.namespaces.start();
   }
 
+  /**
+   * A registry over this server's store, as its handlers write through, drawing generated values
+   * (uids) from `rng`: the simulation's StoreApi keeps a random stream of its own.
+   */
+  objectRegistry(rng: Rng): ObjectRegistry {
+    return withPlantedRegistryDefects(objectRegistry({ ...this.context, rng }), this.context.defects);
+  }
+
+  /** Answers one request (with the planted response defects around it). Never throws: every failure is a Status response. */
+  readonly handle: (request: Request) => Promise<Response>;
+
   /** Answers one request. Never throws: every failure is a Status response. */
-  readonly handle = async (request: Request): Promise<Response> => {
+  private readonly answer = async (request: Request): Promise<Response> => {
     try {
       return await routeRequest(this.context, this.options.build, request);
-    } catch (caught) {
-      let error = caught;
-      // Planted defect "gone-answered-as-500" (sim/apiserver/defects.ts): every 410 leaves as a 500.
-      if (this.context.defects.has("gone-answered-as-500") && error instanceof ApiError && error.code === 410) {
-        error = failure("InternalError", `Internal error occurred: ${error.status.message}`);
-      }
+    } catch (error) {
       // Some filter errors are plain text in Kubernetes, not a Status (impersonation without a user).
       if (error instanceof PlainInternalError) return plainInternalErrorResponse(request, error);
       // In the representation the Accept header asks for where Kubernetes honours it (Protobuf), else JSON.
@@ -192,6 +212,6 @@ export class ApiServer {
 /** The defects to plant, checked against the catalog (an unknown name is a bug of the caller). */
 function plantedDefects(requested: ReadonlySet<DefectName> | undefined): ReadonlySet<DefectName> {
   if (requested === undefined || requested.size === 0) return NO_DEFECTS;
-  for (const name of requested) if (!isDefectName(name)) throw new Error(`unknown defect "${String(name)}" (see sim/apiserver/defects.ts)`);
+  for (const name of requested) if (!isDefectName(name)) throw new Error(`unknown defect "${String(name)}" (see sim/apiserver/defects/defects.ts)`);
   return new Set(requested);
 }

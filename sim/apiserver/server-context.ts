@@ -4,13 +4,16 @@ import type { Clock } from "../kernel/clock.ts";
 import type { Rng } from "../kernel/rng.ts";
 import type { MvccStore } from "../store/mvcc-store.ts";
 import type { AdmissionConfig } from "./admission/admission-chain.ts";
-import type { DefectName } from "./defects.ts";
-import type { WritePipeline } from "./write-pipeline.ts";
-import type { EncodedEventCache } from "./encoded-event-cache.ts";
+import type { DefectName } from "./defects/defects.ts";
+import type { WritePipeline } from "./defects/write-pipeline.ts";
+import type { EncodedEventCache } from "./watch/encoded-event-cache.ts";
 import type { AuthConfig, UserInfo } from "./auth/index.ts";
 import type { HealthState } from "./health/index.ts";
-import type { ResourceRegistry, ResourceType } from "./resource-types.ts";
-import type { WatchBroadcasts } from "./watch-broadcast.ts";
+import type { ResourceRegistry, ResourceType } from "./routing/resource-types.ts";
+import type { WatchBroadcasts } from "./watch/watch-broadcast.ts";
+import type { ObjectRegistry } from "./registry/object-registry.ts";
+import type { ObjectLister } from "./registry/object-lister.ts";
+import type { WatchSource } from "./watch/watch-source.ts";
 
 /** The server's shared state. */
 export interface ServerContext {
@@ -19,7 +22,14 @@ export interface ServerContext {
   /** Generated values (uids, generateName suffixes, watch timeouts). */
   readonly rng: Rng;
   readonly dialect: Dialect;
+  /** The served types. */
   readonly registry: ResourceRegistry;
+  /** Every write of objects goes through it (registry/object-registry.ts), with the planted write defects around it. */
+  readonly objects: ObjectRegistry;
+  /** Every list read goes through it (registry/object-lister.ts), with the planted list defects around it. */
+  readonly lists: ObjectLister;
+  /** Every client watch opens through it (watch/watch-source.ts), with the planted watch defects around it. */
+  readonly watches: WatchSource;
   /** How often watches that allow bookmarks get one. */
   readonly bookmarkIntervalMs: number;
   /**

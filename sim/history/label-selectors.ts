@@ -1,9 +1,9 @@
 /**
  * Label selectors as the checkers apply them: parsed once per distinct text with the server's own
- * parser (sim/apiserver/label-selector.ts, Kubernetes' grammar), so that "which changes does this
+ * parser (sim/apiserver/request/label-selector.ts, Kubernetes' grammar), so that "which changes does this
  * watch see" and "which objects belong in this list" are answered as a server answers them.
  */
-import { isEverythingLabelSelector, matchesLabels, parseLabelSelector, type LabelSelector } from "../apiserver/label-selector.ts";
+import { isEverythingLabelSelector, matchesLabels, parseLabelSelector, type LabelSelector } from "../apiserver/request/label-selector.ts";
 
 /** A selector ready to match. `valid` is false for text the server would have refused (400). */
 export interface SelectorMatcher {

@@ -16,3 +16,4 @@ export {
 } from "./simulation.ts";
 export { assertTimerDelayMs } from "./timer-delay.ts";
 export { Trace, type TraceOptions } from "./trace.ts";
+export { assert, InvariantViolation } from "./assert.ts";

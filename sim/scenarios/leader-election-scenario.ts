@@ -34,7 +34,7 @@ export async function runLeaderElectionScenario(options: LeaderElectionScenarioO
   const timing = { leaseDurationMs: election.leaseDurationMs, renewDeadlineMs: election.renewDeadlineMs, retryPeriodMs: election.retryPeriodMs };
   const names = Array.from({ length: options.candidates }, (_, index) => `candidate-${index}`);
   const candidates = new Map<string, LeaderElectionCandidate>();
-  const storeApi = new StoreApi({ store: world.server.store, dialect, clock: world.sim, rng: world.sim.rng.fork("store-api") });
+  const storeApi = new StoreApi({ server: world.server, rng: world.sim.rng.fork("store-api") });
   const clientFor = (clock: ProcessClock): ControlPlaneClient =>
     options.client === "store"
       ? new StoreApiClient(storeApi, world.network, clock, timing.renewDeadlineMs)

@@ -52,7 +52,7 @@ export async function runNodeEvictionScenario(options: NodeEvictionScenarioOptio
     ...(options.keepTraceLines && { keepTraceLines: true }),
     ...(options.historyWindowMs !== undefined && { historyWindowMs: options.historyWindowMs }),
   });
-  const storeApi = new StoreApi({ store: world.server.store, dialect, clock: world.sim, rng: world.sim.rng.fork("store-api") });
+  const storeApi = new StoreApi({ server: world.server, rng: world.sim.rng.fork("store-api") });
   const nodes = clusterNodes(options.nodes, options.zones);
   createWorkload(storeApi, dialect, nodes, options.pods);
   const clientFor = (clock: ProcessClock): ControlPlaneClient =>

@@ -2,6 +2,7 @@
  * The store's history as a list of changes, one per revision, in revision order: what watches
  * replay and what compaction trims (doc 1 §8: history retained for a window of time).
  */
+import { assert } from "../kernel/assert.ts";
 import type { StoredObject } from "./stored-object.ts";
 
 /** The kinds of change a write makes (doc 1 §6; DELETED is Kubernetes' name, "not shown" in doc 1). */
@@ -26,9 +27,8 @@ export class ChangeLog {
   /** Appends the change of the next revision. */
   append(change: Change): void {
     const last = this.changes.at(-1);
-    if (last !== undefined && change.revision <= last.revision) {
-      throw new Error(`change log: revision ${change.revision} after ${last.revision}`);
-    }
+    // Consumed: the log is in commit order because revisions only grow (produced in MvccStore.commit).
+    assert(last === undefined || change.revision > last.revision, "store/revision-grows", () => `change log: revision ${change.revision} appended after ${last!.revision}`);
     this.changes.push(change);
   }
 

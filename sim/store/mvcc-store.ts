@@ -7,6 +7,7 @@
  * revision r work for compactedRevision <= r <= revision and fail with ExpiredError below it
  * (doc 1 §7, 410) and TooLargeResourceVersionError above it (doc 1 §7, 504).
  */
+import { assert } from "../kernel/assert.ts";
 import type { Clock, TimerHandle } from "../kernel/clock.ts";
 import { historyWindowMs as documentedHistoryWindowMs } from "../../spec/doc1/limits.ts";
 import { ChangeLog, type Change, type ChangeType } from "./change-log.ts";
@@ -48,7 +49,7 @@ export interface MvccStoreOptions {
 
 /**
  * What the store does wrong for the API server's planted concurrency defects
- * (sim/apiserver/defects.ts, sim/apiserver/write-pipeline.ts): only `serve --defect` and tests set
+ * (sim/apiserver/defects/defects.ts, sim/apiserver/defects/write-pipeline.ts): only `serve --defect` and tests set
  * this, never a simulation.
  */
 export interface PlantedStoreDefects {
@@ -104,7 +105,7 @@ export interface WatchOptions {
 
 /**
  * What a subscription delivers changes to: a Watch, or a consumer that buffers for many watchers
- * at once (the API server's watch broadcast, sim/apiserver/watch-broadcast.ts).
+ * at once (the API server's watch broadcast, sim/apiserver/watch/watch-broadcast.ts).
  */
 export interface ChangeSink {
   push(event: ObjectEvent): void;
@@ -232,6 +233,8 @@ export class MvccStore {
     }
     if (remaining === 0 || lastKey === undefined) return { items, revision };
     const continueToken = this.tokens.encode({ revision, prefix, startKey: keyAfter(lastKey) });
+    // Produced: the token resumes the list at this page's snapshot (consumed in listStart).
+    assert(this.tokens.decode(continueToken).revision === revision, "store/page-token-revision", () => `a page read at ${revision} made a token of another revision`);
     return options.filter !== undefined
       ? { items, revision, continueToken }
       : { items, revision, continueToken, remainingItemCount: remaining };
@@ -245,10 +248,11 @@ export class MvccStore {
     const start = this.readableRevision(options.fromRevision);
     const filter = options.filter ?? matchEverything;
     let bookmarkTimer: TimerHandle | undefined;
+    // With a planted defect a change may be sent behind a later one on purpose: order is not checked then.
     const watch = new Watch(this.watchCapacity, () => {
       this.subscriptions.delete(subscription);
       bookmarkTimer?.cancel();
-    });
+    }, this.planted === undefined);
     const subscription: Subscription = { prefix: options.prefix, filter, watch };
     if (options.initialState === true) {
       for (const object of this.list({ prefix: options.prefix, revision: start, filter }).items) {
@@ -366,6 +370,8 @@ export class MvccStore {
       throw new ExpiredError(revision, this.compacted, inconsistent);
     }
     if (revision > this.currentRevision) throw new InvalidContinueTokenError("revision from the future");
+    // Consumed: the next page is read at its token's snapshot; only an inconsistent token (no revision) reads the latest.
+    assert(position.revision === undefined || revision === position.revision, "store/page-token-revision", () => `a token of revision ${position.revision} read at ${revision}`);
     return { revision, startKey: position.startKey };
   }
 
@@ -397,7 +403,7 @@ export class MvccStore {
   }
 
   private commit(type: ChangeType, key: string, object: StoredObject | null, previous: StoredObject | undefined, known: KeyHistory | undefined): StoredObject {
-    // Planted defect "versions-assigned-before-commit" (sim/apiserver/defects.ts): the revision may have been handed out earlier.
+    // Planted defect "versions-assigned-before-commit" (sim/apiserver/defects/defects.ts): the revision may have been handed out earlier.
     const revision = this.planted === undefined ? this.currentRevision + 1 : this.plantedRevision();
     const resourceVersion = this.resourceVersions.format(revision);
     const stored =
@@ -412,12 +418,14 @@ export class MvccStore {
     }
     // One record serves the key's history and the change log; its key is the history's string.
     const change: Change = { type, key: history.key, revision, timeMs: this.clock.nowMs(), object: stored, previous };
+    // Produced: each commit takes a revision after every earlier one (but for the planted defect below).
+    assert(this.planted !== undefined || revision > this.currentRevision, "store/revision-grows", () => `commit at revision ${revision}, store at ${this.currentRevision}`);
     if (revision > this.currentRevision) {
       history.push(change);
       this.changes.append(change);
       this.currentRevision = revision;
     } else {
-      // Planted defect "versions-assigned-before-commit" (sim/apiserver/defects.ts): a write handed
+      // Planted defect "versions-assigned-before-commit" (sim/apiserver/defects/defects.ts): a write handed
       // its revision before a later-numbered write committed goes in behind it, and is sent after it.
       history.insertLate(change);
       this.changes.insertLate(change);
@@ -429,7 +437,7 @@ export class MvccStore {
 
   /**
    * Hands out a revision before its write commits: the planted defect
-   * "versions-assigned-before-commit" (sim/apiserver/defects.ts), whose write pipeline calls this
+   * "versions-assigned-before-commit" (sim/apiserver/defects/defects.ts), whose write pipeline calls this
    * when a write arrives and commits it later with `PlantedStoreDefects.reservedRevision`.
    */
   reserveRevision(): number {
@@ -444,7 +452,7 @@ export class MvccStore {
     return reserved() ?? this.reserveRevision();
   }
 
-  // Planted defect "watch-drops-simultaneous-write" (sim/apiserver/defects.ts): whether `change`
+  // Planted defect "watch-drops-simultaneous-write" (sim/apiserver/defects/defects.ts): whether `change`
   // was committed at the same instant as the change before it (and so is sent to nobody).
   private droppedAtSameInstant(change: Change): boolean {
     if (this.planted?.dropSameInstantEvents !== true) return false;
@@ -457,7 +465,7 @@ export class MvccStore {
     // Watchers without a filter all get the same event: made once, not once per watcher (a
     // thousand watchers of one collection are common; events are immutable once made).
     let unfiltered: ObjectEvent | undefined;
-    // Planted defect "watch-drops-simultaneous-write" (sim/apiserver/defects.ts): a same-instant change reaches no watcher.
+    // Planted defect "watch-drops-simultaneous-write" (sim/apiserver/defects/defects.ts): a same-instant change reaches no watcher.
     const subscriptions = this.planted !== undefined && this.droppedAtSameInstant(change) ? [] : this.subscriptions;
     for (const { prefix, filter, watch } of subscriptions) {
       if (!change.key.startsWith(prefix)) continue;

@@ -3,6 +3,7 @@
  * §6). The store pushes events synchronously as it commits, so a watch can never miss or reorder
  * one; the consumer pulls them at its own pace from a bounded buffer.
  */
+import { assert } from "../kernel/assert.ts";
 import type { Change } from "./change-log.ts";
 import { restampResourceVersion, type StoredObject } from "./stored-object.ts";
 
@@ -47,9 +48,13 @@ export class Watch implements AsyncIterable<WatchEvent> {
   private waiter: ((event: WatchEvent | undefined) => void) | undefined;
   private ended: WatchEndReason | undefined;
 
+  private lastRevision = Number.NEGATIVE_INFINITY;
+
+  /** `ordered`: events are checked to come in revision order (off only under a planted store defect). */
   constructor(
     private readonly capacity: number,
     private readonly onEnd: () => void,
+    readonly ordered = true,
   ) {
     this.limit = capacity;
   }
@@ -106,6 +111,9 @@ export class Watch implements AsyncIterable<WatchEvent> {
   /** Store side: queues a live event; past the capacity the watch ends with "overflow". */
   push(event: WatchEvent): void {
     if (this.ended !== undefined) return;
+    // Produced: the store replays and sends changes in revision order (consumed by the watch handler).
+    assert(!this.ordered || event.revision >= this.lastRevision, "watch/next-after-last", () => `${event.type} at revision ${event.revision} after ${this.lastRevision}`);
+    this.lastRevision = event.revision;
     if (this.pending >= this.limit) {
       this.end("overflow");
       return;

@@ -21,7 +21,7 @@ const VIRTUAL_MS = 600_000; // 60 renewals per agent
 async function renewals(kind: "http" | "store"): Promise<void> {
   const dialect = dialectByName("orb");
   const world = new ControlPlaneWorld({ seed: `bench-${kind}`, dialect });
-  const api = new StoreApi({ store: world.server.store, dialect, clock: world.sim, rng: world.sim.rng.fork("store-api") });
+  const api = new StoreApi({ server: world.server, rng: world.sim.rng.fork("store-api") });
   const clientFor = (clock: ProcessClock): ControlPlaneClient =>
     kind === "store" ? new StoreApiClient(api, world.network, clock) : new HttpApiClient(inMemoryTransport({ clock, network: world.network, handler: world.server.handle }), dialect);
   for (let index = 0; index < AGENTS; index++) {

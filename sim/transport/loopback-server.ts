@@ -5,7 +5,7 @@
  */
 import { dialectByName, type DialectName } from "../../spec/dialects.ts";
 import { ApiServer, type ApiServerOptions } from "../apiserver/api-server.ts";
-import { socketAnswers } from "../apiserver/http-response.ts";
+import { socketAnswers } from "../apiserver/responses/http-response.ts";
 import { realClock } from "../kernel/real-clock.ts";
 import { Rng } from "../kernel/rng.ts";
 import { serveHttp, type FetchHandler, type HttpServerHandle } from "./http-server.ts";

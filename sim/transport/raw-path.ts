@@ -1,10 +1,10 @@
 /**
- * Keeping dot segments through a fetch Request (see sim/apiserver/request-path.ts): when a raw
+ * Keeping dot segments through a fetch Request (see sim/apiserver/routing/request-path.ts): when a raw
  * request target's path has `.` or `..` segments, the path is normalized segment by segment as a
  * URL would (percent-encoding), with the dot segments left as they are, and carried in
  * RAW_PATH_HEADER. A client's own RAW_PATH_HEADER is always dropped first.
  */
-import { RAW_PATH_HEADER } from "../apiserver/request-path.ts";
+import { RAW_PATH_HEADER } from "../apiserver/routing/request-path.ts";
 
 // `.`, `..`, and their percent-encoded spellings, which the URL standard also resolves.
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;

@@ -3,9 +3,9 @@
  * plugins see the mutated object): mutating first (defaults, allocations), then validating.
  */
 import type { StoredObject } from "../../store/stored-object.ts";
-import type { ServerContext } from "../server-context.ts";
-import type { ResourceType } from "../resource-types.ts";
-import { storagePrefix } from "../stored-resource.ts";
+import type { RegistryContext } from "../registry/registry-context.ts";
+import type { ResourceType } from "../routing/resource-types.ts";
+import { storagePrefix } from "../registry/stored-resource.ts";
 import { validateObject } from "./object-validation.ts";
 import { checkNamespaceDeletable } from "./namespace-lifecycle.ts";
 import { withPodDefaults } from "./pod-defaults.ts";
@@ -21,7 +21,7 @@ export interface AdmissionConfig {
 }
 
 /** Runs the chain on a write of `next` over `current` (undefined for a create); returns what to store. */
-export function admit(context: ServerContext, type: ResourceType, next: StoredObject, current: StoredObject | undefined, dry: boolean): StoredObject {
+export function admit(context: RegistryContext, type: ResourceType, next: StoredObject, current: StoredObject | undefined, dry: boolean): StoredObject {
   if (dry) checkDryRunAllowed(context.admission.sideEffectPlugins, type.resource);
   const mutated = mutate(context, type, next, current, dry);
   validateObject(type, mutated, current);
@@ -32,12 +32,12 @@ export function admit(context: ServerContext, type: ResourceType, next: StoredOb
  * For deletes, which run no object admission here: the immortal namespaces stay (NamespaceLifecycle),
  * and a dry run still may not reach a plugin with side effects.
  */
-export function admitDelete(context: ServerContext, type: ResourceType, name: string, dry: boolean): void {
+export function admitDelete(context: RegistryContext, type: ResourceType, name: string, dry: boolean): void {
   checkNamespaceDeletable(context.dialect, type, name);
   if (dry) checkDryRunAllowed(context.admission.sideEffectPlugins, type.resource);
 }
 
-function mutate(context: ServerContext, type: ResourceType, next: StoredObject, current: StoredObject | undefined, dry: boolean): StoredObject {
+function mutate(context: RegistryContext, type: ResourceType, next: StoredObject, current: StoredObject | undefined, dry: boolean): StoredObject {
   switch (type.kind) {
     case "Pod":
       return current === undefined ? withPodDefaults(next, context.dialect) : next;

@@ -6,12 +6,12 @@
  */
 import type { StoredObject } from "../../store/stored-object.ts";
 import type { StatusCause } from "../../../spec/doc1/errors.ts";
-import { failure, type ApiError } from "../api-error.ts";
-import { dataCauses } from "../config-data-validation.ts";
-import { structItems } from "../json-value.ts";
-import { createMetadataCauses, updateMetadataCauses } from "../metadata-validation.ts";
-import { invalidObjectMessage } from "../object-names.ts";
-import type { ResourceType } from "../resource-types.ts";
+import { failure, type ApiError } from "../responses/api-error.ts";
+import { dataCauses } from "../validation/config-data-validation.ts";
+import { structItems } from "../patch/json-value.ts";
+import { createMetadataCauses, updateMetadataCauses } from "../validation/metadata-validation.ts";
+import { invalidObjectMessage } from "../validation/object-names.ts";
+import type { ResourceType } from "../routing/resource-types.ts";
 
 type Json = Record<string, unknown>;
 

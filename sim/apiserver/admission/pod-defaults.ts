@@ -6,7 +6,7 @@
  */
 import type { Dialect } from "../../../spec/dialects.ts";
 import type { StoredObject } from "../../store/stored-object.ts";
-import { structItems } from "../json-value.ts";
+import { structItems } from "../patch/json-value.ts";
 
 /** Seconds a pod tolerates a not-ready or unreachable node by default (Kubernetes' DefaultTolerationSeconds). */
 export const DEFAULT_TOLERATION_SECONDS = 300;

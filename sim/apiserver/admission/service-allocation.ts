@@ -6,8 +6,8 @@
  */
 import type { Rng } from "../../kernel/rng.ts";
 import type { StoredObject } from "../../store/stored-object.ts";
-import { invalid, invalidValue } from "../api-error.ts";
-import { structItems } from "../json-value.ts";
+import { invalid, invalidValue } from "../responses/api-error.ts";
+import { structItems } from "../patch/json-value.ts";
 
 /** kube-apiserver's default --service-cluster-ip-range. */
 export const DEFAULT_SERVICE_CLUSTER_IP_RANGE = "10.0.0.0/24";

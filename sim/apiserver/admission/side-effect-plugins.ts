@@ -3,7 +3,7 @@
  * one fails, since the plugin cannot promise to skip its side effects; `sideEffects: None` and
  * `NoneOnDryRun` pass. The built-in plugins support dry-run; these stand in for webhooks.
  */
-import { badRequest } from "../api-error.ts";
+import { badRequest } from "../responses/api-error.ts";
 
 /** A webhook-like plugin: the resources it matches ("*" for all) and what it declares. */
 export interface SideEffectPlugin {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { dialectByName } from "../../../spec/dialects.ts";
 import { loadReferenceTranscripts, transcriptById, transcriptJson } from "../../../spec/reference-transcripts.ts";
-import { ApiError } from "../api-error.ts";
+import { ApiError } from "../responses/api-error.ts";
 import { authenticate, bearerToken, unauthorizedError } from "./authenticate.ts";
 import { authorize, forbiddenError, skipsAuthorization, type RequestAttributes, type ResourceAttributes } from "./authorize.ts";
 import { checkAccess } from "./check-access.ts";
 import { parsePolicyFile } from "./policy-file.ts";
 import { selfSubjectAccessReview, subjectAccessReview } from "./subject-access-review.ts";
-import { unknownFieldsWarning } from "../unknown-fields.ts";
+import { unknownFieldsWarning } from "../request/unknown-fields.ts";
 import { parseStaticTokenFile } from "./token-file.ts";
 import { anonymousUser, type UserInfo } from "./user.ts";
 

@@ -11,7 +11,7 @@
  * - no Authorization header, another scheme (`Basic …`), or an empty bearer token: the anonymous
  *   user `system:anonymous` in group `system:unauthenticated`, whom authorization then judges.
  */
-import { failure, type ApiError } from "../api-error.ts";
+import { failure, type ApiError } from "../responses/api-error.ts";
 import type { TokenTable } from "./token-file.ts";
 import { anonymousUser, AUTHENTICATED_GROUP, type UserInfo } from "./user.ts";
 

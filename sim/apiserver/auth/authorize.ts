@@ -13,11 +13,12 @@
  *   does: transcript forbidden-dryrun);
  * - `namespace` from the URL ("" or absent for cluster scope and for lists across namespaces).
  */
-import type { ApiError } from "../api-error.ts";
-import { failure } from "../api-error.ts";
-import { goQuote } from "../object-names.ts";
+import type { ApiError } from "../responses/api-error.ts";
+import { failure } from "../responses/api-error.ts";
+
 import type { NonResourceRule, Policy, PolicyRule } from "./policy-file.ts";
 import { AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, type UserInfo } from "./user.ts";
+import { goQuote } from "../responses/go-text.ts";
 
 /** A request on a resource. */
 export interface ResourceAttributes {

@@ -2,7 +2,7 @@
  * The access check of one request, in kube-apiserver's filter order: authentication
  * (authenticate.ts), then impersonation (impersonate.ts), then authorization (authorize.ts).
  */
-import type { ApiError } from "../api-error.ts";
+import type { ApiError } from "../responses/api-error.ts";
 import { authenticate, type RequestHeaders } from "./authenticate.ts";
 import { authorize, forbiddenError, skipsAuthorization, type RequestAttributes } from "./authorize.ts";
 import { impersonate } from "./impersonate.ts";

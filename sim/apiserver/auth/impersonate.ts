@@ -20,8 +20,8 @@
  *      `system:serviceaccounts:<ns>` (with such a header, only the groups given).
  *    Its uid is the Impersonate-Uid value ("" without one), its extras the Impersonate-Extra-* values.
  */
-import type { ApiError } from "../api-error.ts";
-import { PlainInternalError } from "../plain-internal-error.ts";
+import type { ApiError } from "../responses/api-error.ts";
+import { PlainInternalError } from "../responses/plain-internal-error.ts";
 import type { RequestHeaders } from "./authenticate.ts";
 import { authorize, forbiddenError, type ResourceAttributes } from "./authorize.ts";
 import { readImpersonationHeaders, type ImpersonationHeaders, type ImpersonationRequest } from "./impersonation-headers.ts";

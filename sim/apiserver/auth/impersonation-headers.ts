@@ -20,7 +20,7 @@
  * two values here. Go walks the extra headers in map order (random); here they come in the order
  * the headers iterate (a `Headers` sorts them by name).
  */
-import { PlainInternalError } from "../plain-internal-error.ts";
+import { PlainInternalError } from "../responses/plain-internal-error.ts";
 import type { RequestHeaders } from "./authenticate.ts";
 import { splitServiceAccountUsername } from "./service-account-user.ts";
 

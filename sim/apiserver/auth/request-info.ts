@@ -26,8 +26,8 @@
  * The router serves a resource only when its own reading of the path agrees with this one
  * (`sameRequest`), so the handler never acts on anything other than what was authorized.
  */
-import { parseFieldSelector, supportedFieldSelectors } from "../field-selector.ts";
-import { flag } from "../query-options.ts";
+import { parseFieldSelector, supportedFieldSelectors } from "../request/field-selector.ts";
+import { flag } from "../request/query-options.ts";
 import type { RequestAttributes, ResourceAttributes } from "./authorize.ts";
 
 const API_PREFIXES: ReadonlySet<string> = new Set(["api", "apis"]);

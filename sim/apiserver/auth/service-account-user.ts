@@ -3,7 +3,7 @@
  * pkg/authentication/serviceaccount): `system:serviceaccount:<namespace>:<name>`, in the groups
  * `system:serviceaccounts` and `system:serviceaccounts:<namespace>`.
  */
-import { validateName } from "../object-names.ts";
+import { validateName } from "../validation/object-names.ts";
 
 /** The prefix of every service account's user name. */
 export const SERVICE_ACCOUNT_USERNAME_PREFIX = "system:serviceaccount:";

@@ -19,11 +19,12 @@
  */
 import type { Dialect } from "../../../spec/dialects.ts";
 import type { StatusCause } from "../../../spec/doc1/errors.ts";
-import { badRequest, invalid, invalidValue, type ApiError } from "../api-error.ts";
-import { goQuote } from "../object-names.ts";
+import { badRequest, invalid, invalidValue, type ApiError } from "../responses/api-error.ts";
+
 import { authorize, type RequestAttributes } from "./authorize.ts";
 import type { Policy } from "./policy-file.ts";
 import type { UserInfo } from "./user.ts";
+import { goQuote } from "../responses/go-text.ts";
 
 /** The kind of the review. */
 export const SUBJECT_ACCESS_REVIEW_KIND = "SubjectAccessReview";

@@ -18,10 +18,10 @@
  * Every answer is `text/plain; charset=utf-8`. Kubernetes also sends `X-Content-Type-Options:
  * nosniff` on all but the single-check 200; the transcripts do not record it.
  */
-import { goQuote } from "../object-names.ts";
+
 import { healthChecks, healthEndpoints, type HealthEndpoint } from "./checks.ts";
 import type { HealthState } from "./health-state.ts";
-import { NO_DEFECTS, type DefectName } from "../defects.ts";
+import { goQuote } from "../responses/go-text.ts";
 
 /** What the router sends for a health request. */
 export interface HealthResponse {
@@ -59,12 +59,11 @@ export function healthResponse(
   endpoint: HealthEndpoint,
   checkName: string | undefined,
   query: URLSearchParams,
-  defects: ReadonlySet<DefectName> = NO_DEFECTS,
 ): HealthResponse {
-  return checkName === undefined ? rootResponse(state, endpoint, query, defects) : singleCheckResponse(state, endpoint, checkName);
+  return checkName === undefined ? rootResponse(state, endpoint, query) : singleCheckResponse(state, endpoint, checkName);
 }
 
-function rootResponse(state: HealthState, endpoint: HealthEndpoint, query: URLSearchParams, defects: ReadonlySet<DefectName>): HealthResponse {
+function rootResponse(state: HealthState, endpoint: HealthEndpoint, query: URLSearchParams): HealthResponse {
   const unmatched = new Set(query.getAll("exclude"));
   let lines = "";
   let failed = false;
@@ -88,8 +87,6 @@ function rootResponse(state: HealthState, endpoint: HealthEndpoint, query: URLSe
   const passedLine = state.dialect.health.verboseLastLine[endpoint];
   if (failed) return text(500, `${lines}${failedLine(passedLine)}\n`);
   if (!query.has("verbose")) return text(200, "ok");
-  // Planted defect "readyz-verbose-without-last-line" (sim/apiserver/defects.ts): the closing line is left out.
-  if (endpoint === "readyz" && defects.has("readyz-verbose-without-last-line")) return text(200, lines);
   return text(200, `${lines}${passedLine}\n`);
 }
 

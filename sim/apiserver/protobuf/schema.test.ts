@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { dialects } from "../../../spec/dialects.ts";
-import { apiVersionOf, resourceTypes } from "../resource-types.ts";
+import { apiVersionOf, resourceTypes } from "../routing/resource-types.ts";
 import { protobufKind, protobufKinds } from "./kinds.ts";
 import { allMessages, mapEntryName, messageInfo, protoRoot } from "./schema.ts";
 

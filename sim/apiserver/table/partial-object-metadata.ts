@@ -6,8 +6,8 @@
  * (doc 1 §2.5 `<meta-group>`), in the version the client asked for.
  */
 import type { Dialect } from "../../../spec/dialects.ts";
-import { failure, type ApiError } from "../api-error.ts";
-import type { ResourceType } from "../resource-types.ts";
+import { failure, type ApiError } from "../responses/api-error.ts";
+import type { ResourceType } from "../routing/resource-types.ts";
 
 /** The versions of the meta group Kubernetes 1.26 serves Table and PartialObjectMetadata in. */
 export type MetaVersion = "v1" | "v1beta1";

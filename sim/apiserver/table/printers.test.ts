@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dialects } from "../../../spec/dialects.ts";
 import { loadReferenceTranscripts, transcriptById, transcriptJson } from "../../../spec/reference-transcripts.ts";
-import { resourceTypes } from "../resource-types.ts";
+import { resourceTypes } from "../routing/resource-types.ts";
 import { defaultColumns, eventColumns } from "./columns.ts";
 import {
   labelSelectorString,

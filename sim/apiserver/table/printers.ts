@@ -10,7 +10,7 @@
  */
 import type { Dialect } from "../../../spec/dialects.ts";
 import type { Clock } from "../../kernel/clock.ts";
-import type { ResourceType } from "../resource-types.ts";
+import type { ResourceType } from "../routing/resource-types.ts";
 import {
   configMapColumns,
   defaultColumns,

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { dialectByName } from "../../../spec/dialects.ts";
 import { loadReferenceTranscripts, transcriptById, transcriptJson, type Transcript } from "../../../spec/reference-transcripts.ts";
-import { ApiError } from "../api-error.ts";
-import { goJson } from "../media-negotiation.ts";
-import { resourceTypes, type ResourceType } from "../resource-types.ts";
+import { ApiError } from "../responses/api-error.ts";
+
+import { resourceTypes, type ResourceType } from "../routing/resource-types.ts";
 import { configMapColumns, defaultColumns, leaseColumns, namespaceColumns, nodeColumns, podColumns } from "./columns.ts";
 import { parseTimestamp } from "./human-duration.ts";
 import { asPartialObjectMetadataList, partialObjectMetadataMismatch } from "./partial-object-metadata.ts";
 import { parseIncludeObject, tableForList, tableForObject, tableForWatchEvent, watchTableTransform, type ApiObject, type Table } from "./table.ts";
+import { goJson } from "../responses/go-text.ts";
 
 const kubernetes = dialectByName("kubernetes");
 const orb = dialectByName("orb");

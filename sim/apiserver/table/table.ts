@@ -17,12 +17,13 @@
  */
 import type { Dialect } from "../../../spec/dialects.ts";
 import type { Clock } from "../../kernel/clock.ts";
-import { badRequest, type ApiError } from "../api-error.ts";
-import { goQuote } from "../object-names.ts";
-import { apiVersionOf, type ResourceType } from "../resource-types.ts";
+import { badRequest, type ApiError } from "../responses/api-error.ts";
+
+import { apiVersionOf, type ResourceType } from "../routing/resource-types.ts";
 import type { TableColumnDefinition } from "./columns.ts";
 import { asPartialObjectMetadata, listMetaOf, metaApiVersion, objectMeta, type ListMeta, type MetaVersion, type PartialObjectMetadata } from "./partial-object-metadata.ts";
 import { tablePrinterFor, type ApiObject, type TableCell, type TableRowCondition } from "./printers.ts";
+import { goQuote } from "../responses/go-text.ts";
 
 export type { TableColumnDefinition } from "./columns.ts";
 export type { ListMeta, MetaVersion } from "./partial-object-metadata.ts";

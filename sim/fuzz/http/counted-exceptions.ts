@@ -61,7 +61,7 @@ export const COUNTED_EXCEPTIONS: readonly CountedException[] = [
   {
     id: "impersonation-without-user-500",
     rule: "no-5xx",
-    why: "Impersonate-Group without Impersonate-User: Kubernetes' plain-text 500 (sim/apiserver/plain-internal-error.ts, recorded from 1.26.4)",
+    why: "Impersonate-Group without Impersonate-User: Kubernetes' plain-text 500 (sim/apiserver/responses/plain-internal-error.ts, recorded from 1.26.4)",
     matches: (request, answer, text) => answer?.status === 500 && isPlainText(answer) && (text.includes("without impersonating a user") || impersonatesGroupOnly(request)),
   },
   {
@@ -87,14 +87,14 @@ export const COUNTED_EXCEPTIONS: readonly CountedException[] = [
   {
     id: "delete-options-decode-500",
     rule: "no-5xx",
-    why: "Kubernetes answers a DeleteOptions body it cannot decode (a wrong JSON type, not an object) with 500 (sim/apiserver/delete-options.ts); the embedded server answers 400",
+    why: "Kubernetes answers a DeleteOptions body it cannot decode (a wrong JSON type, not an object) with 500 (sim/apiserver/request/delete-options.ts); the embedded server answers 400",
     remoteOnly: true,
     matches: (request, answer, text) => answer?.status === 500 && request.method === "DELETE" && /json: cannot unmarshal|get version\/kind|is registered for version/.test(text),
   },
   {
     id: "eviction-dry-run-mismatch-500",
     rule: "no-5xx",
-    why: "Kubernetes answers an Eviction whose deleteOptions.dryRun differs from the query's with 500 (recorded from 1.26.4, sim/apiserver/delete-handlers.ts); the embedded server answers 400",
+    why: "Kubernetes answers an Eviction whose deleteOptions.dryRun differs from the query's with 500 (recorded from 1.26.4, sim/apiserver/handlers/delete-handlers.ts); the embedded server answers 400",
     remoteOnly: true,
     matches: (_request, answer, text) => answer?.status === 500 && text.includes("Non-matching dry-run options"),
   },

@@ -1,0 +1,180 @@
+import { describe, expect, it } from "vitest";
+import { dialectByName } from "../../../spec/dialects.ts";
+import { loadReferenceTranscripts, transcriptById, transcriptJson } from "../../../spec/reference-transcripts.ts";
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, PAGE_NOT_FOUND, type APIResourceList } from "./discovery.ts";
+import { ResourceRegistry } from "../routing/resource-types.ts";
+
+const kubernetes = dialectByName("kubernetes");
+const orb = dialectByName("orb");
+const k8sRegistry = new ResourceRegistry(kubernetes);
+const orbRegistry = new ResourceRegistry(orb);
+
+const transcripts = loadReferenceTranscripts();
+
+// Parsed JSON keeps the server's key order, so comparing serializations checks order and presence.
+const serialized = (value: unknown): string => JSON.stringify(value);
+
+interface NamedEntries {
+  readonly [key: string]: unknown;
+}
+
+// The transcript document with its `listKey` array cut down to the entries whose name we serve.
+function keepServed(document: unknown, listKey: string, served: ReadonlySet<string>): NamedEntries {
+  const record = document as NamedEntries;
+  const entries = record[listKey] as ReadonlyArray<{ name: string }>;
+  return { ...record, [listKey]: entries.filter((entry) => served.has(entry.name)) };
+}
+
+function served(list: APIResourceList | undefined): APIResourceList {
+  if (list === undefined) throw new Error("expected a served group/version");
+  return list;
+}
+
+describe("discovery matches kube-apiserver 1.26 (kubernetes dialect)", () => {
+  const reference = (id: string): unknown => transcriptJson(transcriptById(transcripts, id));
+
+  it("GET /api is the transcript, given the address the client reached", () => {
+    const text = transcriptById(transcripts, "discovery-api").response.body.text!;
+    expect(serialized(apiVersions("127.0.0.1:16443"))).toBe(text.trim());
+  });
+
+  it("GET /apis lists exactly the served named groups, as and in the order the transcript does", () => {
+    const ours = apiGroupList(k8sRegistry, kubernetes);
+    const names = new Set(ours.groups.map((group) => group.name));
+    expect(serialized(ours)).toBe(serialized(keepServed(reference("discovery-apis"), "groups", names)));
+    expect(ours.groups.map((group) => group.name)).toEqual(["apps", "authorization.k8s.io", "apiextensions.k8s.io", "coordination.k8s.io"]);
+  });
+
+  it("answers aggregated-discovery requests with the same legacy document (transcript discovery-aggregated-apis)", () => {
+    const aggregated = transcriptById(transcripts, "discovery-aggregated-apis");
+    expect(aggregated.request.headers["accept"]).toContain("as=APIGroupDiscoveryList");
+    expect(aggregated.response.body.text).toBe(transcriptById(transcripts, "discovery-apis").response.body.text);
+  });
+
+  it.each([
+    ["discovery-api-v1", "", "v1"],
+    ["discovery-apps-v1", "apps", "v1"],
+    ["discovery-coordination-v1", "coordination.k8s.io", "v1"],
+  ])("%s: every served resource and subresource as the transcript lists it", (id, group, version) => {
+    const ours = served(apiResourceList(k8sRegistry, group, version));
+    const names = new Set(ours.resources.map((resource) => resource.name));
+    const theirs = keepServed(reference(id), "resources", names);
+    // Nothing of ours is missing from the real server's list.
+    expect((theirs["resources"] as unknown[]).length).toBe(ours.resources.length);
+    expect(serialized(ours)).toBe(serialized(theirs));
+  });
+
+  it("lists every registry type and subresource of core v1 (the transcript is not just filtered to nothing)", () => {
+    expect(served(apiResourceList(k8sRegistry, "", "v1")).resources.map((resource) => resource.name)).toEqual([
+      "configmaps",
+      "events",
+      "namespaces",
+      "namespaces/finalize",
+      "namespaces/status",
+      "nodes",
+      "nodes/status",
+      "pods",
+      "pods/eviction",
+      "pods/status",
+      "secrets",
+      "services",
+      "services/status",
+    ]);
+    expect(served(apiResourceList(k8sRegistry, "apps", "v1")).resources.map((resource) => resource.name)).toEqual([
+      "deployments",
+      "deployments/scale",
+      "deployments/status",
+    ]);
+  });
+
+  it("answers an unknown group with the plain-text 404 of transcript unknown-group", () => {
+    const unknown = transcriptById(transcripts, "unknown-group");
+    expect(unknown.response.status).toBe(PAGE_NOT_FOUND.status);
+    expect(unknown.response.headers["content-type"]).toBe(PAGE_NOT_FOUND.contentType);
+    expect(unknown.response.body.text).toBe(PAGE_NOT_FOUND.body);
+  });
+});
+
+describe("discovery of groups", () => {
+  it("GET /apis/<group> describes a served group, preferred version first", () => {
+    expect(serialized(apiGroup(k8sRegistry, "apps"))).toBe(
+      serialized({
+        kind: "APIGroup",
+        apiVersion: "v1",
+        name: "apps",
+        versions: [{ groupVersion: "apps/v1", version: "v1" }],
+        preferredVersion: { groupVersion: "apps/v1", version: "v1" },
+      }),
+    );
+    expect(apiGroup(k8sRegistry, "coordination.k8s.io")?.preferredVersion.groupVersion).toBe("coordination.k8s.io/v1");
+  });
+
+  it("has no group document for the core group, an unknown group, or the other dialect's group", () => {
+    expect(apiGroup(k8sRegistry, "")).toBeUndefined();
+    expect(apiGroup(k8sRegistry, "no.such.group")).toBeUndefined();
+    expect(apiGroup(k8sRegistry, "coordination.orb.io")).toBeUndefined();
+    expect(apiGroup(orbRegistry, "coordination.k8s.io")).toBeUndefined();
+  });
+
+  it("has no resource list for an unknown group or version", () => {
+    expect(apiResourceList(k8sRegistry, "no.such.group", "v1")).toBeUndefined();
+    expect(apiResourceList(k8sRegistry, "", "v2")).toBeUndefined();
+    expect(apiResourceList(k8sRegistry, "apps", "v1beta1")).toBeUndefined();
+    expect(apiResourceList(k8sRegistry, "v1", "")).toBeUndefined();
+  });
+
+  it("lists a group's versions preferred first, in Kubernetes' version priority", () => {
+    const base = k8sRegistry.types[0]!;
+    const versions = ["v1beta1", "v2alpha1", "v1", "v2", "v1alpha1", "v1beta2"];
+    const types = versions.map((version) => ({ ...base, group: "example.io", version }));
+    // A registry serving one group in several versions; only `types` is read by discovery.
+    const registry = Object.assign(Object.create(ResourceRegistry.prototype) as ResourceRegistry, { types });
+    const group = apiGroup(registry, "example.io");
+    expect(group?.versions.map((v) => v.version)).toEqual(["v2", "v1", "v1beta2", "v1beta1", "v2alpha1", "v1alpha1"]);
+    expect(group?.preferredVersion).toEqual({ groupVersion: "example.io/v2", version: "v2" });
+  });
+
+  it("lists exactly the registry's named groups in /apis", () => {
+    for (const [registry, dialect] of [[k8sRegistry, kubernetes], [orbRegistry, orb]] as const) {
+      const registryGroups = new Set(registry.groupVersions().map((gv) => gv.group).filter((group) => group !== ""));
+      expect(new Set(apiGroupList(registry, dialect).groups.map((group) => group.name))).toEqual(registryGroups);
+    }
+  });
+});
+
+describe("the orb dialect", () => {
+  it("swaps the coordination group name and nothing else", () => {
+    expect(apiGroupList(orbRegistry, orb).groups.map((group) => group.name)).toEqual(["apps", "authorization.orb.io", "apiextensions.k8s.io", "coordination.orb.io"]);
+    const leases = served(apiResourceList(orbRegistry, "coordination.orb.io", "v1"));
+    expect(leases.groupVersion).toBe("coordination.orb.io/v1");
+    expect(apiResourceList(orbRegistry, "coordination.k8s.io", "v1")).toBeUndefined();
+    const k8sLeases = served(apiResourceList(k8sRegistry, "coordination.k8s.io", "v1"));
+    expect(leases.resources).toEqual(k8sLeases.resources);
+    expect(apiResourceList(orbRegistry, "", "v1")).toEqual(apiResourceList(k8sRegistry, "", "v1"));
+    expect(apiResourceList(orbRegistry, "apps", "v1")).toEqual(apiResourceList(k8sRegistry, "apps", "v1"));
+  });
+});
+
+describe("resource entries", () => {
+  const core = served(apiResourceList(k8sRegistry, "", "v1"));
+  const entry = (name: string) => core.resources.find((resource) => resource.name === name);
+
+  it("puts pods and services in the all category and leaves the others without categories", () => {
+    expect(entry("pods")?.categories).toEqual(["all"]);
+    expect(entry("services")?.categories).toEqual(["all"]);
+    expect(served(apiResourceList(k8sRegistry, "apps", "v1")).resources[0]?.categories).toEqual(["all"]);
+    expect(entry("configmaps")).not.toHaveProperty("categories");
+  });
+
+  it("omits shortNames when a type has none, and storageVersionHash on subresources", () => {
+    expect(entry("secrets")).not.toHaveProperty("shortNames");
+    expect(entry("pods/status")).not.toHaveProperty("storageVersionHash");
+    expect(entry("pods/status")).toEqual({ name: "pods/status", singularName: "", namespaced: true, kind: "Pod", verbs: ["get", "patch", "update"] });
+  });
+
+  it("names the foreign kinds of eviction and scale", () => {
+    expect(entry("pods/eviction")).toMatchObject({ group: "policy", version: "v1", kind: "Eviction", verbs: ["create"] });
+    const scale = served(apiResourceList(k8sRegistry, "apps", "v1")).resources.find((r) => r.name === "deployments/scale");
+    expect(scale).toMatchObject({ group: "autoscaling", version: "v1", kind: "Scale", namespaced: true });
+  });
+});

@@ -1,0 +1,24 @@
+/**
+ * What the registry (the layer that owns every write, as Kubernetes' registry/rest and its generic
+ * store do) needs of the server, and how a write names its object: typed arguments, not an HTTP
+ * request, so the handlers, the namespace controller and the simulation's StoreApi all call it.
+ */
+import type { ResourceType } from "../routing/resource-types.ts";
+import type { ServerContext } from "../server-context.ts";
+
+/** The server state a write touches: store, time, randomness (uids, names), types, admission, planted defects. */
+export type RegistryContext = Pick<ServerContext, "store" | "clock" | "rng" | "dialect" | "registry" | "admission" | "defects">;
+
+/** A collection objects are created in. */
+export interface CollectionAddress {
+  readonly type: ResourceType;
+  /** Undefined for a cluster-scoped type. */
+  readonly namespace?: string | undefined;
+}
+
+/** One object, or one of its subresources. */
+export interface ObjectAddress extends CollectionAddress {
+  readonly name: string;
+  /** "status" for the status subresource; undefined for the object itself. */
+  readonly subresource?: string | undefined;
+}

@@ -1,0 +1,33 @@
+/**
+ * Defaults the server applies to new objects of some types, as Kubernetes does (doc 1 §2.7 counts
+ * them among generated values): namespaces get their name label, the `kubernetes` finalizer and
+ * phase Active (transcript namespace-create); deployments start at generation 1.
+ */
+import type { StoredObject } from "../../store/stored-object.ts";
+import type { ResourceType } from "../routing/resource-types.ts";
+
+/** Types whose metadata.generation counts changes to spec (issue #3: bumped on spec changes). */
+export function tracksGeneration(type: ResourceType): boolean {
+  return type.kind === "Deployment";
+}
+
+/** The finalizer namespaces carry until their contents are gone (doc 1 §3, Kubernetes' name). */
+export const NAMESPACE_FINALIZER = "kubernetes";
+
+/** `object` with the defaults of its type applied. */
+export function withCreateDefaults(type: ResourceType, object: StoredObject): StoredObject {
+  if (type.kind === "Namespace") {
+    const spec = (object["spec"] ?? {}) as Record<string, unknown>;
+    return {
+      ...object,
+      metadata: {
+        ...object.metadata,
+        labels: { ...(object.metadata["labels"] as Record<string, string> | undefined), "kubernetes.io/metadata.name": object.metadata.name },
+      },
+      spec: { ...spec, finalizers: spec["finalizers"] ?? [NAMESPACE_FINALIZER] },
+      status: { phase: "Active" },
+    };
+  }
+  if (tracksGeneration(type)) return { ...object, metadata: { ...object.metadata, generation: 1 } };
+  return object;
+}

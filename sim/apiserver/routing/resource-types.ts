@@ -1,0 +1,161 @@
+/**
+ * The resource types the embedded server serves (issue #3: namespaces, nodes, pods with status and
+ * eviction, configmaps, secrets, services, events, leases, deployments), per dialect: the group of
+ * leases differs (coordination.orb.io vs coordination.k8s.io). Discovery, routing, naming rules
+ * and storage keys all read this one table.
+ */
+import type { Dialect } from "../../../spec/dialects.ts";
+import { customResourceDefinitionsType } from "./custom-resources.ts";
+
+/** Which name rule a type's objects follow (Kubernetes validation; doc 1 §2.1 names no rule). */
+export type NameRule = "subdomain" | "label" | "dns1035";
+
+/** The standard verbs of an object type (doc 1 §1). */
+export type Verb = "create" | "delete" | "deletecollection" | "get" | "list" | "patch" | "update" | "watch";
+
+/** A served resource type. */
+export interface ResourceType {
+  /** "" for the core group. */
+  readonly group: string;
+  readonly version: string;
+  /** The plural in URLs (doc 1 §1 "resource type"). */
+  readonly resource: string;
+  readonly singular: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  readonly verbs: readonly Verb[];
+  readonly shortNames: readonly string[];
+  readonly nameRule: NameRule;
+  /** Subresources and the verbs each allows. */
+  readonly subresources: Readonly<Record<string, readonly Verb[]>>;
+  /** Kubernetes' storageVersionHash, shown in discovery (as in the reference discovery transcripts). */
+  readonly storageVersionHash?: string;
+  /** A virtual type (doc 1 §1): an operation, not an object; nothing is stored, only POST is served. */
+  readonly virtual?: boolean;
+}
+
+const ALL_VERBS: readonly Verb[] = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
+// Kubernetes serves no deletecollection on namespaces: deleting them all would delete everything.
+const NAMESPACE_VERBS: readonly Verb[] = ["create", "delete", "get", "list", "patch", "update", "watch"];
+
+/** The `apiVersion` of a type: "v1" for core, "<group>/<version>" otherwise (doc 1 §9.1). */
+export function apiVersionOf(type: Pick<ResourceType, "group" | "version">): string {
+  return type.group === "" ? type.version : `${type.group}/${type.version}`;
+}
+
+/** Every resource type the server serves in `dialect`. */
+export function resourceTypes(dialect: Dialect): readonly ResourceType[] {
+  const core = (resource: string, singular: string, kind: string, rest: Partial<ResourceType>): ResourceType => ({
+    group: "",
+    version: "v1",
+    resource,
+    singular,
+    kind,
+    namespaced: true,
+    verbs: ALL_VERBS,
+    shortNames: [],
+    nameRule: "subdomain",
+    subresources: {},
+    ...rest,
+  });
+  return [
+    core("configmaps", "configmap", "ConfigMap", { shortNames: ["cm"], storageVersionHash: "qFsyl6wFWjQ=" }),
+    core("events", "event", "Event", { shortNames: ["ev"], storageVersionHash: "r2yiGXH7wu8=" }),
+    core("namespaces", "namespace", "Namespace", {
+      namespaced: false,
+      verbs: NAMESPACE_VERBS,
+      shortNames: ["ns"],
+      nameRule: "label",
+      subresources: { status: ["get", "patch", "update"], finalize: ["update"] },
+      storageVersionHash: "Q3oi5N2YM8M=",
+    }),
+    core("nodes", "node", "Node", {
+      namespaced: false,
+      shortNames: ["no"],
+      subresources: { status: ["get", "patch", "update"] },
+      storageVersionHash: "XwShjMxG9Fs=",
+    }),
+    core("pods", "pod", "Pod", {
+      shortNames: ["po"],
+      subresources: { status: ["get", "patch", "update"], eviction: ["create"] },
+      storageVersionHash: "xPOwRZ+Yhw8=",
+    }),
+    core("secrets", "secret", "Secret", { storageVersionHash: "S6u1pOWzb84=" }),
+    core("services", "service", "Service", {
+      shortNames: ["svc"],
+      nameRule: "dns1035",
+      subresources: { status: ["get", "patch", "update"] },
+      storageVersionHash: "0/CO1lhkEBI=",
+    }),
+    {
+      group: "apps",
+      version: "v1",
+      resource: "deployments",
+      singular: "deployment",
+      kind: "Deployment",
+      namespaced: true,
+      verbs: ALL_VERBS,
+      shortNames: ["deploy"],
+      nameRule: "subdomain",
+      subresources: { status: ["get", "patch", "update"], scale: ["get", "patch", "update"] },
+      storageVersionHash: "8aSe+NMegvE=",
+    },
+    {
+      group: dialect.groups.coordination,
+      version: "v1",
+      resource: "leases",
+      singular: "lease",
+      kind: "Lease",
+      namespaced: true,
+      verbs: ALL_VERBS,
+      shortNames: [],
+      nameRule: "subdomain",
+      subresources: {},
+      storageVersionHash: "gqkMMb/YqFM=",
+    },
+    // Doc 1 §1's example of a virtual type: a permission check, POSTed, never stored.
+    ...["subjectaccessreviews", "selfsubjectaccessreviews"].map(
+      (resource): ResourceType => ({
+        group: dialect.groups.authorization,
+        version: "v1",
+        resource,
+        singular: resource.slice(0, -1),
+        kind: resource === "subjectaccessreviews" ? "SubjectAccessReview" : "SelfSubjectAccessReview",
+        namespaced: false,
+        verbs: ["create"],
+        shortNames: [],
+        nameRule: "subdomain",
+        subresources: {},
+        virtual: true,
+      }),
+    ),
+  ];
+}
+
+/** The served types of one dialect, looked up by group, version and plural. */
+export class ResourceRegistry {
+  readonly types: readonly ResourceType[];
+  private readonly byPath = new Map<string, ResourceType>();
+
+  /** The built-in types of `dialect`, the CustomResourceDefinitions listing, and `customTypes`. */
+  constructor(dialect: Dialect, customTypes: readonly ResourceType[] = []) {
+    this.types = [...resourceTypes(dialect), customResourceDefinitionsType, ...customTypes];
+    for (const type of this.types) {
+      const path = `${type.group}/${type.version}/${type.resource}`;
+      if (this.byPath.has(path)) throw new Error(`resource ${path} is already served: a custom definition may not replace it`);
+      this.byPath.set(path, type);
+    }
+  }
+
+  /** The type at `/api(s)/<group>/<version>/<resource>`, if served. */
+  find(group: string, version: string, resource: string): ResourceType | undefined {
+    return this.byPath.get(`${group}/${version}/${resource}`);
+  }
+
+  /** The group/versions served, core ("") first, in the order discovery lists them. */
+  groupVersions(): Array<{ group: string; version: string }> {
+    const seen = new Map<string, { group: string; version: string }>();
+    for (const type of this.types) seen.set(`${type.group}/${type.version}`, { group: type.group, version: type.version });
+    return [...seen.values()];
+  }
+}
