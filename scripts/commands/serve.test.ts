@@ -9,6 +9,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { request as httpsRequest } from "node:https";
+import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -444,6 +445,8 @@ describe("orb-harness serve over TLS with tokens", { timeout: TEST_TIMEOUT_MS },
 describe("orb-harness serve usage errors, and SIGINT", { timeout: TEST_TIMEOUT_MS }, () => {
   // The processes start at once: each run is mostly node + tsx start-up.
   let badPort: Finished;
+  let portInUse: Finished;
+  let busyPort = 0;
   let badDialect: Finished;
   let certOnly: Finished;
   let keyOnly: Finished;
@@ -457,14 +460,26 @@ describe("orb-harness serve usage errors, and SIGINT", { timeout: TEST_TIMEOUT_M
     // A valid key that is not the certificate's: made here, so no openssl is needed at run time.
     otherKey = join(scratch, "other.key");
     await writeFile(otherKey, generateKeyPairSync("ec", { namedCurve: "prime256v1" }).privateKey.export({ type: "pkcs8", format: "pem" }));
+    // Another server holds a port: serve must say so in one line, not with a stack trace.
+    const holder: Server = createServer();
+    busyPort = await new Promise<number>((resolve) => holder.listen(0, "127.0.0.1", () => resolve((holder.address() as { port: number }).port)));
+    const busyRun = async () => {
+      try {
+        return await startCli("serve", "--port", String(busyPort)).exited(START_MS);
+      } finally {
+        holder.close();
+      }
+    };
     const interruptedRun = async () => {
+      // No --dialect: Kubernetes', said on the first line.
       const serving = startCli("serve", "--port", "0");
-      await serving.waitForOutput(/^serving on http:\/\/127\.0\.0\.1:\d+ /, START_MS);
+      await serving.waitForOutput(/^serving on http:\/\/127\.0\.0\.1:\d+ \(dialect kubernetes\)\n/, START_MS);
       serving.child.kill("SIGINT"); // what Ctrl-C sends
       return serving.exited(WAIT_MS);
     };
-    [badPort, badDialect, certOnly, keyOnly, missingCert, mismatchedKey, interrupted] = await Promise.all([
+    [badPort, portInUse, badDialect, certOnly, keyOnly, missingCert, mismatchedKey, interrupted] = await Promise.all([
       startCli("serve", "--port", "99999").exited(START_MS),
+      busyRun(),
       startCli("serve", "--dialect", "nope").exited(START_MS),
       startCli("serve", "--tls-cert-file", TLS_CERT).exited(START_MS),
       startCli("serve", "--tls-private-key-file", TLS_KEY).exited(START_MS),
@@ -489,6 +504,16 @@ describe("orb-harness serve usage errors, and SIGINT", { timeout: TEST_TIMEOUT_M
     expect(badPort.stderr).toMatch(/orb-harness serve: --port must be 0\.\.65535, got 99999/);
     expect(badPort.stderr).toMatch(/usage: orb-harness serve/);
     expect(badPort.stdout).toBe("");
+  });
+
+  it("serves the kubernetes dialect when none is asked for, and says so", () => {
+    expect(interrupted.stdout.split("\n")[0]).toMatch(/^serving on http:\/\/127\.0\.0\.1:\d+ \(dialect kubernetes\)$/);
+  });
+
+  it("exits 2 with one line, no stack trace, for a port another server holds", () => {
+    expect(portInUse.code, portInUse.stderr).toBe(2);
+    expect(portInUse.stderr.trim()).toBe(`orb-harness serve: port ${busyPort} on 127.0.0.1 is in use (another server is listening there); choose another with --port, or --port 0 for any free one`);
+    expect(portInUse.stdout).toBe("");
   });
 
   it("exits 2 with a message for --dialect nope", () => {

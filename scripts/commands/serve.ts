@@ -32,7 +32,7 @@ export const serveCommand: CliCommand = {
   name: "serve",
   summary: "run the embedded API server (doc 1) for kubectl and client libraries",
   usage: [
-    "usage: orb-harness serve [--host 127.0.0.1] [--port N|0] [--dialect orb|kubernetes] [--history 5m]",
+    "usage: orb-harness serve [--host 127.0.0.1] [--port N|0] [--dialect kubernetes|orb] [--history 5m]",
     "                         [--compaction-interval 5m] [--bookmark-interval 1m] [--watch-buffer 1000] [--opaque-resource-versions]",
     "                         [--service-cluster-ip-range 10.0.0.0/24] [--admission-plugin NAME=RES[,RES]:SIDEEFFECTS]...",
     "                         [--token-file FILE --policy-file FILE] [--fail-check NAME]... [--shutdown-delay-duration 0s]",
@@ -41,7 +41,7 @@ export const serveCommand: CliCommand = {
     "",
     "  --host                       address to listen on (default 127.0.0.1)",
     "  --port                       port; 0 picks a free one (default 0)",
-    "  --dialect                    orb (names from the documents) or kubernetes (default orb)",
+    "  --dialect                    kubernetes (answers as kube-apiserver 1.26, the default) or orb (the documents' names)",
     "  --history                    history kept for watches and Exact reads (default 5m)",
     "  --compaction-interval        how often history is compacted (default 5m)",
     "  --bookmark-interval          bookmark interval of watches that allow them (default 1m)",
@@ -148,7 +148,7 @@ function serveOptions(args: readonly string[]): ServeOptions | "list-defects" {
   if (port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${port}`);
   let dialect;
   try {
-    dialect = dialectByName(values.get("dialect") ?? "orb");
+    dialect = dialectByName(values.get("dialect") ?? "kubernetes");
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -225,12 +225,21 @@ async function serve(options: ServeOptions, output: CliOutput): Promise<number> 
     // An unknown --fail-check name, for one.
     throw new UsageError((error as Error).message);
   }
-  const http: HttpServerHandle = await serveHttp(server.handle, {
-    host: options.host,
-    port: options.port,
-    ...socketAnswers,
-    ...(options.tls !== undefined && { tls: options.tls }),
-  });
+  let http: HttpServerHandle;
+  try {
+    http = await serveHttp(server.handle, {
+      host: options.host,
+      port: options.port,
+      ...socketAnswers,
+      ...(options.tls !== undefined && { tls: options.tls }),
+    });
+  } catch (error) {
+    server.close();
+    const why = listenRefusal(error, options.host, options.port);
+    if (why === undefined) throw error;
+    output.err(`orb-harness serve: ${why}`);
+    return 2;
+  }
   listening = http;
   // The handlers go in before the URL is printed: whoever waits for that line may signal at once.
   const stopRequested = new Promise<"now" | "graceful">((resolve) => {
@@ -288,3 +297,11 @@ function loadAuth(tokenFile: string | undefined, policyFile: string | undefined)
   }
 }
 
+/** What a user is told when the port cannot be had (a port in use, a privileged port, an address not on this machine), or undefined for another failure. */
+function listenRefusal(error: unknown, host: string, port: number): string | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EADDRINUSE") return `port ${port} on ${host} is in use (another server is listening there); choose another with --port, or --port 0 for any free one`;
+  if (code === "EACCES") return `port ${port} on ${host} needs privileges this process does not have; choose one above 1023 with --port`;
+  if (code === "EADDRNOTAVAIL") return `${host} is not an address of this machine (--host)`;
+  return undefined;
+}
