@@ -15,8 +15,25 @@ import { startKubeAssetsTarget, type KubeAssetsTargetOptions } from "./targets/k
 import { connectRemoteTarget, type RemoteTargetOptions } from "./targets/remote-target.ts";
 import type { Target } from "./targets/target.ts";
 
-/** The harness version recorded in results: package.json's, read from it so the two never drift. */
-export const HARNESS_VERSION: string = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+/**
+ * The harness version recorded in results: package.json's, read from it so the two never drift.
+ * It is one folder up from the sources, two from their compiled copy in dist/ (the npm package).
+ */
+export const HARNESS_VERSION: string = harnessVersion();
+
+function harnessVersion(): string {
+  for (const candidate of ["../package.json", "../../package.json"]) {
+    let text: string;
+    try {
+      text = readFileSync(new URL(candidate, import.meta.url), "utf8");
+    } catch {
+      continue;
+    }
+    const manifest = JSON.parse(text) as { name?: string; version?: string };
+    if (manifest.name === "orb-harness" && manifest.version !== undefined) return manifest.version;
+  }
+  throw new Error("orb-harness: cannot find its package.json");
+}
 
 /**
  * What to run against. An embedded target may carry planted defects (sim/apiserver/defects/defects.ts):

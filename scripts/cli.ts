@@ -2,6 +2,7 @@
  * The orb-harness CLI: `npx tsx scripts/cli.ts <command> [flags]`. Parsing and wiring only; each
  * command lives in scripts/commands/. Exit codes: 0 success, 1 a check failed, 2 usage.
  */
+import { pathToFileURL } from "node:url";
 import { UsageError, type CliOutput } from "./cli-command.ts";
 import { commands } from "./commands/index.ts";
 
@@ -51,7 +52,9 @@ const processOutput: CliOutput = {
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("/scripts/cli.ts")) {
+// Run as a program (tsx scripts/cli.ts, or node dist/scripts/cli.js from the npm package), not imported.
+const entry = process.argv[1];
+if (entry !== undefined && (import.meta.url === pathToFileURL(entry).href || /\/scripts\/cli\.[jt]s$/.test(entry))) {
   // A reader that stops early (`conformance --list | head`) closes the pipe: stop quietly, as Unix tools do.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on("error", (error: NodeJS.ErrnoException) => {

@@ -44,6 +44,8 @@ export const SECURITY_FILE = "transcripts-security.jsonl";
 export const DELETE_OPTIONS_FILE = "transcripts-delete-options.jsonl";
 /** Answers given before a request reaches the API: heads over 1 MiB, unknown methods, malformed requests (sim/transport/parser-refusals.ts). */
 export const HTTP_PARSING_FILE = "transcripts-http-parsing.jsonl";
+/** The scale subresource of Deployments, SelfSubjectRulesReview and SelfSubjectReview (sim/apiserver/handlers/scale-handler.test.ts, auth/reviews.test.ts). */
+export const SCALE_AND_REVIEWS_FILE = "transcripts-scale-and-reviews.jsonl";
 
 /** The transcripts of one file, in file order, repeated ids included. */
 export function readTranscriptFile(path: string): Transcript[] {

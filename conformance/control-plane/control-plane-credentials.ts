@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { ControlPlaneError } from "./kube-assets.ts";
+import { kubeconfigText } from "./kubeconfig-text.ts";
 
 /** The admin's name in the token file; its group `system:masters` is allowed everything under RBAC. */
 export const ADMIN_USER = "orb-harness-admin";
@@ -57,19 +58,7 @@ export async function makeControlPlaneCredentials(dir: string): Promise<ControlP
 
 /** A kubeconfig for the admin at `url`, trusting the serving certificate (for the controller manager). */
 export function writeAdminKubeconfig(path: string, url: string, credentials: ControlPlaneCredentials): void {
-  const ca = Buffer.from(credentials.servingCertificatePem).toString("base64");
-  const text = [
-    "apiVersion: v1",
-    "kind: Config",
-    "clusters:",
-    `- name: orb-harness\n  cluster:\n    server: ${url}\n    certificate-authority-data: ${ca}`,
-    "users:",
-    `- name: ${ADMIN_USER}\n  user:\n    token: ${credentials.adminToken}`,
-    "contexts:",
-    `- name: orb-harness\n  context:\n    cluster: orb-harness\n    user: ${ADMIN_USER}`,
-    "current-context: orb-harness",
-    "",
-  ].join("\n");
+  const text = kubeconfigText({ server: url, certificateAuthorityPem: credentials.servingCertificatePem, token: credentials.adminToken, userName: ADMIN_USER });
   writeFileSync(path, text, { mode: 0o600 });
 }
 

@@ -26,6 +26,8 @@ export interface KubeControlPlaneOptions {
   /** etcd and kube-apiserver, optionally kube-controller-manager (envtest's KUBEBUILDER_ASSETS layout). */
   readonly assetsDir: string;
   readonly profile?: KubeProfileName;
+  /** Flags added to kube-apiserver's command line after the profile's (feature gates, runtime config). */
+  readonly extraApiserverFlags?: readonly string[];
   /** Told each step ("starting etcd", "waiting for kube-apiserver (4 s)"), for a progress line. */
   readonly onProgress?: (line: string) => void;
   /** Aborting stops a start in progress: what was started is stopped and removed. */
@@ -109,7 +111,7 @@ async function startProcesses(assets: KubeAssets, profile: KubeProfile, dir: str
 
   progress(`starting kube-apiserver (profile ${profile.name})`);
   const url = `https://127.0.0.1:${apiserverPort}`;
-  const apiserver = spawnServer("kube-apiserver", assets.kubeApiserver, [...apiserverArgs(dir, etcdUrl, apiserverPort, credentials), ...profile.apiserverFlags]);
+  const apiserver = spawnServer("kube-apiserver", assets.kubeApiserver, [...apiserverArgs(dir, etcdUrl, apiserverPort, credentials), ...profile.apiserverFlags, ...(options.extraApiserverFlags ?? [])]);
   const agent = new Agent({ connect: { ca: credentials.servingCertificatePem } });
   const asAdmin = (path: string) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${credentials.adminToken}` }, dispatcher: agent });
   await waitUntilReady({

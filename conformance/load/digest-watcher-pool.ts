@@ -34,7 +34,9 @@ export class DigestWatcherPool {
 
   /** Starts the thread; resolves once all `setup.count` watches are open. */
   static async open(setup: PoolSetup): Promise<DigestWatcherPool> {
-    const worker = new Worker(new URL("./digest-watchers-thread.mjs", import.meta.url), { workerData: setup });
+    // From the sources (tsx), a shim that registers tsx in the thread; compiled (the npm package), the thread's own .js.
+    const entry = import.meta.url.endsWith(".ts") ? "./digest-watchers-thread.mjs" : "./digest-watchers-thread.js";
+    const worker = new Worker(new URL(entry, import.meta.url), { workerData: setup });
     const pool = new DigestWatcherPool(worker);
     const first = await pool.next();
     if (first.type !== "opened") {

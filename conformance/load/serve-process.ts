@@ -6,7 +6,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const CLI = fileURLToPath(new URL("../../scripts/cli.ts", import.meta.url));
+// From the sources the CLI runs through tsx; compiled (the npm package, dist/), it is plain JavaScript.
+const COMPILED = !import.meta.url.endsWith(".ts");
+const CLI = fileURLToPath(new URL(COMPILED ? "../../scripts/cli.js" : "../../scripts/cli.ts", import.meta.url));
 const START_TIMEOUT_MS = 30_000;
 
 /** A running `serve` process. */
@@ -21,7 +23,8 @@ export interface ServeProcess {
 
 /** Starts `serve` with these extra arguments and resolves once it prints its URL. */
 export async function startServeProcess(extraArgs: readonly string[] = []): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), CLI, "serve", "--dialect", "kubernetes", "--port", "0", ...extraArgs], {
+  const loader = COMPILED ? [] : ["--import", import.meta.resolve("tsx")];
+  const child = spawn(process.execPath, [...loader, CLI, "serve", "--dialect", "kubernetes", "--port", "0", ...extraArgs], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

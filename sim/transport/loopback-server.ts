@@ -1,7 +1,8 @@
 /**
- * The embedded API server on a real socket at 127.0.0.1 and a free port, in real time, wired as
- * `orb-harness serve` wires it (same body cap, header limit and answers for refused requests): for
- * tests, the safety checks' observed server and `fuzz --target http`. Callers must `close()` it.
+ * The embedded API server on a real socket at 127.0.0.1 and a free port, in real time (unless given
+ * another `clock`), wired as `orb-harness serve` wires it (same body cap, header limit and answers
+ * for refused requests): for tests, the safety checks' observed server, `fuzz --target http` and
+ * the npm package's `startEmbeddedServer` (scripts/library/). Callers must `close()` it.
  */
 import { dialectByName, type DialectName } from "../../spec/dialects.ts";
 import { ApiServer, type ApiServerOptions } from "../apiserver/api-server.ts";
@@ -37,11 +38,13 @@ export interface LoopbackOptions extends Partial<Omit<ApiServerOptions, "dialect
   readonly wrap?: (handler: FetchHandler) => FetchHandler;
   /** Serve https with this certificate and key, as `serve --tls-cert-file` does. */
   readonly tls?: TlsCredentials;
+  /** The port to listen on; 0 or absent: a free one. */
+  readonly port?: number;
 }
 
-/** Starts an ApiServer (kubernetes dialect unless told) served on 127.0.0.1 at a free port. */
+/** Starts an ApiServer (kubernetes dialect unless told) served on 127.0.0.1 at a free port (or `port`). */
 export async function startLoopbackServer(options: LoopbackOptions = {}): Promise<LoopbackServer> {
-  const { dialectName = "kubernetes", seed = "loopback-server", wrap, tls, ...serverOptions } = options;
+  const { dialectName = "kubernetes", seed = "loopback-server", wrap, tls, port: requestedPort = 0, ...serverOptions } = options;
   const rng = new Rng(seed);
   const server = new ApiServer({
     clock: realClock,
@@ -55,7 +58,7 @@ export async function startLoopbackServer(options: LoopbackOptions = {}): Promis
   const listen = (port: number) => serveHttp(handler, { host: "127.0.0.1", port, ...socketAnswers, ...(tls !== undefined && { tls }) });
   let http: HttpServerHandle | undefined;
   try {
-    http = await listen(0);
+    http = await listen(requestedPort);
   } catch (error) {
     server.close();
     throw error;

@@ -96,6 +96,17 @@ export function authorize(user: UserInfo, attributes: RequestAttributes, policy:
   return { allowed: false, reason: "" };
 }
 
+/**
+ * The rules that apply to `user` in `namespace` ("" for cluster scope only), in the order
+ * `authorize` tries them: the policy's, then BUILTIN_RULES. A rule limited to namespaces applies
+ * only in one of them. What a SelfSubjectRulesReview lists (subject-rules-review.ts).
+ */
+export function rulesFor(user: UserInfo, namespace: string, policy: Policy): PolicyRule[] {
+  return [...policy.rules, ...BUILTIN_RULES].filter(
+    (rule) => subjectMatches(rule, user) && (rule.kind === "nonResource" || rule.namespaces === undefined || (namespace !== "" && rule.namespaces.includes(namespace))),
+  );
+}
+
 function subjectMatches(rule: PolicyRule, user: UserInfo): boolean {
   return rule.subject.kind === "User" ? rule.subject.name === user.name : user.groups.includes(rule.subject.name);
 }

@@ -3,6 +3,7 @@ export { authenticate, bearerToken, unauthorizedError, type AuthenticationResult
 export {
   AUTHORIZATION_FREE_PATHS,
   authorize,
+  rulesFor,
   BUILTIN_RULES,
   forbiddenError,
   skipsAuthorization,
@@ -50,6 +51,21 @@ export {
   type SubjectAccessReview,
   type SubjectAccessReviewResponse,
 } from "./subject-access-review.ts";
+export {
+  SELF_SUBJECT_RULES_REVIEW_KIND,
+  selfSubjectRulesReview,
+  type ReviewNonResourceRule,
+  type ReviewResourceRule,
+  type SelfSubjectRulesReview,
+  type SelfSubjectRulesReviewResponse,
+} from "./subject-rules-review.ts";
+export {
+  SELF_SUBJECT_REVIEW_API_VERSION,
+  SELF_SUBJECT_REVIEW_KIND,
+  selfSubjectReview,
+  type ReviewUserInfo,
+  type SelfSubjectReview,
+} from "./self-subject-review.ts";
 export {
   ALL_SERVICE_ACCOUNTS_GROUP,
   SERVICE_ACCOUNT_GROUP_PREFIX,

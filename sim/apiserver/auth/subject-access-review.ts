@@ -171,7 +171,7 @@ function attributesOf(spec: SarSpec): RequestAttributes {
 }
 
 /** 400 unless the body's kind and apiVersion, where given, are `expectedKind` and `apiVersion`. */
-function checkTypeMeta(body: Record<string, unknown>, apiVersion: string, expectedKind: string = SUBJECT_ACCESS_REVIEW_KIND): void {
+export function checkTypeMeta(body: Record<string, unknown>, apiVersion: string, expectedKind: string = SUBJECT_ACCESS_REVIEW_KIND): void {
   const kind = body["kind"];
   const version = body["apiVersion"];
   if ((kind !== undefined && kind !== expectedKind) || (version !== undefined && version !== apiVersion)) {

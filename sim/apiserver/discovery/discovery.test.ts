@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dialectByName } from "../../../spec/dialects.ts";
-import { loadReferenceTranscripts, transcriptById, transcriptJson } from "../../../spec/reference-transcripts.ts";
+import { join } from "node:path";
+import { loadReferenceTranscripts, readTranscriptFile, referenceDir, SCALE_AND_REVIEWS_FILE, transcriptById, transcriptJson } from "../../../spec/reference-transcripts.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, PAGE_NOT_FOUND, type APIResourceList } from "./discovery.ts";
 import { ResourceRegistry } from "../routing/resource-types.ts";
 
@@ -10,6 +11,7 @@ const k8sRegistry = new ResourceRegistry(kubernetes);
 const orbRegistry = new ResourceRegistry(orb);
 
 const transcripts = loadReferenceTranscripts();
+const scaleAndReviews = new Map(readTranscriptFile(join(referenceDir, SCALE_AND_REVIEWS_FILE)).map((transcript) => [transcript.id, transcript]));
 
 // Parsed JSON keeps the server's key order, so comparing serializations checks order and presence.
 const serialized = (value: unknown): string => JSON.stringify(value);
@@ -40,9 +42,34 @@ describe("discovery matches kube-apiserver 1.26 (kubernetes dialect)", () => {
 
   it("GET /apis lists exactly the served named groups, as and in the order the transcript does", () => {
     const ours = apiGroupList(k8sRegistry, kubernetes);
-    const names = new Set(ours.groups.map((group) => group.name));
-    expect(serialized(ours)).toBe(serialized(keepServed(reference("discovery-apis"), "groups", names)));
-    expect(ours.groups.map((group) => group.name)).toEqual(["apps", "authorization.k8s.io", "apiextensions.k8s.io", "coordination.k8s.io"]);
+    // authentication.k8s.io is served as v1alpha1 only (SelfSubjectReview, as 1.26 serves it with its
+    // feature gate on; no TokenReview, so no v1): compared on its own below.
+    const names = new Set(ours.groups.map((group) => group.name).filter((name) => name !== "authentication.k8s.io"));
+    const withoutAuthentication = { ...ours, groups: ours.groups.filter((group) => group.name !== "authentication.k8s.io") };
+    expect(serialized(withoutAuthentication)).toBe(serialized(keepServed(reference("discovery-apis"), "groups", names)));
+    expect(ours.groups.map((group) => group.name)).toEqual(["apps", "authentication.k8s.io", "authorization.k8s.io", "apiextensions.k8s.io", "coordination.k8s.io"]);
+  });
+
+  it("lists authentication.k8s.io where 1.26 does, with only the version served (v1alpha1, transcript discovery-authentication-gate less v1)", () => {
+    const gate = transcriptJson(transcriptById(scaleAndReviews, "discovery-authentication-gate")) as { versions: Array<{ version: string }> };
+    const v1alpha1 = gate.versions.filter((version) => version.version === "v1alpha1");
+    expect(serialized(apiGroup(k8sRegistry, "authentication.k8s.io"))).toBe(
+      serialized({ ...gate, versions: v1alpha1, preferredVersion: v1alpha1[0] }),
+    );
+  });
+
+  it.each([
+    ["discovery-authorization-v1", "authorization.k8s.io", "v1"],
+    ["discovery-authentication-v1alpha1", "authentication.k8s.io", "v1alpha1"],
+  ])("%s: the review types as kube-apiserver 1.26.4 lists them (transcripts-scale-and-reviews.jsonl)", (id, group, version) => {
+    const ours = served(apiResourceList(k8sRegistry, group, version));
+    const names = new Set(ours.resources.map((resource) => resource.name));
+    const theirs = keepServed(transcriptJson(transcriptById(scaleAndReviews, id)), "resources", names);
+    expect((theirs["resources"] as unknown[]).length).toBe(ours.resources.length);
+    expect(serialized(ours)).toBe(serialized(theirs));
+    expect(ours.resources.map((resource) => resource.name)).toEqual(
+      group === "authentication.k8s.io" ? ["selfsubjectreviews"] : ["selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews"],
+    );
   });
 
   it("answers aggregated-discovery requests with the same legacy document (transcript discovery-aggregated-apis)", () => {
@@ -144,7 +171,8 @@ describe("discovery of groups", () => {
 
 describe("the orb dialect", () => {
   it("swaps the coordination group name and nothing else", () => {
-    expect(apiGroupList(orbRegistry, orb).groups.map((group) => group.name)).toEqual(["apps", "authorization.orb.io", "apiextensions.k8s.io", "coordination.orb.io"]);
+    // authentication.k8s.io (SelfSubjectReview) keeps its name in both dialects, as impersonation's resources do.
+    expect(apiGroupList(orbRegistry, orb).groups.map((group) => group.name)).toEqual(["apps", "authentication.k8s.io", "authorization.orb.io", "apiextensions.k8s.io", "coordination.orb.io"]);
     const leases = served(apiResourceList(orbRegistry, "coordination.orb.io", "v1"));
     expect(leases.groupVersion).toBe("coordination.orb.io/v1");
     expect(apiResourceList(orbRegistry, "coordination.k8s.io", "v1")).toBeUndefined();

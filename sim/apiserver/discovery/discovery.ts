@@ -13,6 +13,7 @@
  * Content-Type is not an APIGroupDiscoveryList it reads the body as an APIGroupList (or
  * APIVersions) and then fetches each group/version's APIResourceList on its own.
  */
+import { AUTHENTICATION_GROUP } from "../auth/impersonate.ts";
 import { CUSTOM_RESOURCE_DEFINITION_GROUP } from "../routing/custom-resources.ts";
 import type { Dialect } from "../../../spec/dialects.ts";
 import { apiVersionOf, type ResourceRegistry, type ResourceType } from "../routing/resource-types.ts";
@@ -104,11 +105,12 @@ export function apiVersions(serverAddress: string): APIVersions {
 
 /**
  * The roles of named groups in the order kube-apiserver 1.26 lists them in `/apis` (transcript
- * discovery-apis: apps, ..., authorization.k8s.io, ..., rbac.authorization.k8s.io, ...,
- * apiextensions.k8s.io, ..., coordination.k8s.io), resolved to the dialect's names.
+ * discovery-apis: apps, ..., authentication.k8s.io, authorization.k8s.io, ...,
+ * rbac.authorization.k8s.io, ..., apiextensions.k8s.io, ..., coordination.k8s.io), resolved to the
+ * dialect's names.
  */
 function groupPriority(dialect: Dialect): readonly string[] {
-  return ["apps", dialect.groups.authorization, dialect.groups.rbac, CUSTOM_RESOURCE_DEFINITION_GROUP, dialect.groups.coordination];
+  return ["apps", AUTHENTICATION_GROUP, dialect.groups.authorization, dialect.groups.rbac, CUSTOM_RESOURCE_DEFINITION_GROUP, dialect.groups.coordination];
 }
 
 /** `GET /apis` (Kubernetes behaviour): every named group the registry serves, in kube-apiserver's order. */

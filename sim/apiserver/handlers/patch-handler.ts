@@ -2,9 +2,9 @@
 import type { StoredObject } from "../../store/stored-object.ts";
 import { applyPatch } from "../patch/apply-patch.ts";
 import { badRequest, failure, invalidValue, notFound } from "../responses/api-error.ts";
-import { fieldValidation, isDryRun } from "../request/query-options.ts";
+import { fieldValidation } from "../request/query-options.ts";
 import { parseResourceVersion } from "../request/read-revision.ts";
-import { decodePatch, mediaTypeOf, PATCH_MEDIA_TYPES, readBody, unsupportedMediaType } from "../request/request-body.ts";
+import { readPatchRequest } from "../request/patch-request.ts";
 import { decodePatchedObject } from "../request/unknown-fields.ts";
 import { checkKind, metadataOf } from "../registry/object-stamping.ts";
 import { storageKey, withoutTypeMeta, withTypeMeta } from "../registry/stored-resource.ts";
@@ -19,11 +19,7 @@ export async function handlePatch(context: ServerContext, target: ResourceReques
   const { type } = target;
   const name = target.name!;
   const representation = negotiateRepresentation(context, target);
-  const mediaType = mediaTypeOf(target.request.headers.get("content-type"));
-  const patchKind = PATCH_MEDIA_TYPES[mediaType as keyof typeof PATCH_MEDIA_TYPES];
-  if (patchKind === undefined) throw unsupportedMediaType([...Object.keys(PATCH_MEDIA_TYPES), "application/apply-patch+yaml"]);
-  const dryRun = isDryRun(context, target, "PatchOptions");
-  const patch = decodePatch(await readBody(target.request), patchKind);
+  const { kind: patchKind, patch, dryRun } = await readPatchRequest(context, target);
   const current = context.store.get(storageKey(type, target.namespace, name));
   if (current === undefined) throw notFound(type, name);
   const patched = applyPatch(patchKind, type.kind, withTypeMeta(type, current), patch);

@@ -236,6 +236,8 @@ const kindSchemas: Readonly<Record<string, Schema>> = {
   Secret: object("Secret"),
   Event: object("Event"),
   Lease: object("Lease"),
+  // autoscaling/v1 Scale, what a Deployment's scale subresource reads and writes: no lists, no merge keys.
+  Scale: object("Scale"),
 };
 
 /** The kinds a strategic merge patch applies to: the built-in kinds the server stores. */

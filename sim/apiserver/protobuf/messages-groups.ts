@@ -1,10 +1,12 @@
 /**
  * Message tables of the named groups the server serves: apps/v1 Deployment, coordination/v1 Lease,
- * policy/v1 Eviction and authorization/v1 (Self)SubjectAccessReview. Field numbers, order and names
- * are those of the generated.proto files of k8s.io/api v0.26.0 (apps/v1, coordination/v1,
- * policy/v1, authorization/v1); pointer and omitempty facts are those of their types.go (see
- * field-model.ts). The Lease and authorization groups differ per dialect: kinds.ts registers them
- * under each dialect's name.
+ * policy/v1 Eviction, autoscaling/v1 Scale (the scale subresource), authorization/v1
+ * (Self)SubjectAccessReview and SelfSubjectRulesReview, authentication/v1alpha1 SelfSubjectReview
+ * (with authentication/v1 UserInfo). Field numbers, order and names are those of the
+ * generated.proto files of k8s.io/api v0.26.0 (apps/v1, coordination/v1, policy/v1, autoscaling/v1,
+ * authorization/v1, authentication/v1 and v1alpha1); pointer and omitempty facts are those of their
+ * types.go (see field-model.ts). The Lease and authorization groups differ per dialect: kinds.ts
+ * registers them under each dialect's name.
  */
 import { f, listOf, type PackageDef } from "./field-model.ts";
 
@@ -75,7 +77,7 @@ export const authorizationV1Package: PackageDef = {
   protoPackage: "k8s.io.api.authorization.v1",
   kinds: {
     groupVersions: ["authorization.k8s.io/v1"],
-    names: ["SubjectAccessReview", "SelfSubjectAccessReview", "LocalSubjectAccessReview"],
+    names: ["SubjectAccessReview", "SelfSubjectAccessReview", "LocalSubjectAccessReview", "SelfSubjectRulesReview"],
   },
   messages: {
     SubjectAccessReview: [f("metadata", 1, "ObjectMeta"), f("spec", 2, "SubjectAccessReviewSpec"), f("status", 3, "SubjectAccessReviewStatus")],
@@ -111,6 +113,25 @@ export const authorizationV1Package: PackageDef = {
       f("name", 7, "string"),
     ],
     NonResourceAttributes: [f("path", 1, "string"), f("verb", 2, "string")],
+    SelfSubjectRulesReview: [
+      f("metadata", 1, "ObjectMeta"),
+      f("spec", 2, "SelfSubjectRulesReviewSpec"),
+      f("status", 3, "SubjectRulesReviewStatus"),
+    ],
+    SelfSubjectRulesReviewSpec: [f("namespace", 1, "string")],
+    SubjectRulesReviewStatus: [
+      f("resourceRules", 1, "ResourceRule", "rep", "keep"),
+      f("nonResourceRules", 2, "NonResourceRule", "rep", "keep"),
+      f("incomplete", 3, "bool", "keep"),
+      f("evaluationError", 4, "string"),
+    ],
+    ResourceRule: [
+      f("verbs", 1, "string", "rep", "keep"),
+      f("apiGroups", 2, "string", "rep"),
+      f("resources", 3, "string", "rep"),
+      f("resourceNames", 4, "string", "rep"),
+    ],
+    NonResourceRule: [f("verbs", 1, "string", "rep", "keep"), f("nonResourceURLs", 2, "string", "rep")],
     SubjectAccessReviewStatus: [
       f("allowed", 1, "bool", "keep"),
       f("denied", 4, "bool"),
@@ -119,5 +140,36 @@ export const authorizationV1Package: PackageDef = {
     ],
     // Go's `type ExtraValue []string`: a JSON list of strings.
     ExtraValue: [f("items", 1, "string", "rep")],
+  },
+};
+
+// The scale subresource's kind (transcript scale-get-protobuf in transcripts-scale-and-reviews.jsonl).
+export const autoscalingV1Package: PackageDef = {
+  protoPackage: "k8s.io.api.autoscaling.v1",
+  kinds: { groupVersions: ["autoscaling/v1"], names: ["Scale"] },
+  messages: {
+    Scale: [f("metadata", 1, "ObjectMeta"), f("spec", 2, "ScaleSpec"), f("status", 3, "ScaleStatus")],
+    // `Replicas int32 json:"replicas,omitempty"`: 0 is left out of JSON (transcript scale-patch-zero).
+    ScaleSpec: [f("replicas", 1, "int32")],
+    ScaleStatus: [f("replicas", 1, "int32", "keep"), f("selector", 2, "string")],
+  },
+};
+
+// authentication/v1's UserInfo, which SelfSubjectReview carries; its `extra` values are the
+// ExtraValue of authorization/v1 above, the same message on the wire (a list of strings).
+export const authenticationV1Package: PackageDef = {
+  protoPackage: "k8s.io.api.authentication.v1",
+  messages: {
+    UserInfo: [f("username", 1, "string"), f("uid", 2, "string"), f("groups", 3, "string", "rep"), f("extra", 4, "ExtraValue", "map")],
+  },
+};
+
+// SelfSubjectReview, alpha in Kubernetes 1.26 (transcript ssr-v1alpha1-protobuf-gate).
+export const authenticationV1alpha1Package: PackageDef = {
+  protoPackage: "k8s.io.api.authentication.v1alpha1",
+  kinds: { groupVersions: ["authentication.k8s.io/v1alpha1"], names: ["SelfSubjectReview"] },
+  messages: {
+    SelfSubjectReview: [f("metadata", 1, "ObjectMeta"), f("status", 2, "SelfSubjectReviewStatus")],
+    SelfSubjectReviewStatus: [f("userInfo", 1, "UserInfo")],
   },
 };

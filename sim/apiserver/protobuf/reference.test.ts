@@ -4,11 +4,13 @@
  * encoding of that JSON is the server's bytes, byte for byte.
  */
 import { describe, expect, it } from "vitest";
-import { loadReferenceTranscripts, transcriptById, transcriptJson, type Transcript } from "../../../spec/reference-transcripts.ts";
+import { join } from "node:path";
+import { loadReferenceTranscripts, readTranscriptFile, referenceDir, SCALE_AND_REVIEWS_FILE, transcriptById, transcriptJson, type Transcript } from "../../../spec/reference-transcripts.ts";
 import { decodeObject, encodeObject, type JsonObject } from "./envelope.ts";
 import { encodeWatchEvent, WatchFrameReader } from "./watch-frames.ts";
 
 const t = loadReferenceTranscripts();
+const scaleAndReviews = new Map(readTranscriptFile(join(referenceDir, SCALE_AND_REVIEWS_FILE)).map((transcript) => [transcript.id, transcript]));
 
 function bytesOf(transcript: Transcript): Uint8Array {
   const base64 = transcript.response.body.base64;
@@ -117,6 +119,37 @@ describe("Protobuf against kube-apiserver 1.26", () => {
         expect(JSON.stringify(decoded.object)).toBe(text);
       });
     }
+
+    // The scale subresource and the reviews (transcripts-scale-and-reviews.jsonl, recorded 2026-11-28).
+    for (const [protobuf, json, what] of [
+      ["scale-get-protobuf", "scale-get", "Deployment web's Scale (GET as JSON, same resourceVersion 202)"],
+      ["ssr-v1alpha1-protobuf-gate", "ssr-v1alpha1-restricted-gate", "the ServiceAccount's SelfSubjectReview (same second)"],
+    ] as const) {
+      it(`${json} (the JSON) encodes to ${protobuf}'s bytes: ${what}`, () => {
+        const jsonText = transcriptById(scaleAndReviews, json).response.body.text!.trimEnd();
+        const object = JSON.parse(jsonText) as JsonObject;
+        const recorded = bytesOf(transcriptById(scaleAndReviews, protobuf));
+        expect(hex(encodeObject(String(object["apiVersion"]), String(object["kind"]), object))).toBe(hex(recorded));
+        expect(JSON.stringify(decodeObject(recorded).object)).toBe(jsonText);
+      });
+    }
+
+    for (const id of ["scale-put-protobuf-accept", "ssrr-protobuf"]) {
+      it(`${id}: decode, encode again, same bytes`, () => {
+        const recorded = bytesOf(transcriptById(scaleAndReviews, id));
+        const { apiVersion, kind, object } = decodeObject(recorded);
+        expect(hex(encodeObject(apiVersion, kind, object))).toBe(hex(recorded));
+      });
+    }
+
+    it("ssrr-protobuf holds the rules ssrr-restricted sent as JSON (non-resource rules in Go's map order, which varies)", () => {
+      const decoded = decodeObject(bytesOf(transcriptById(scaleAndReviews, "ssrr-protobuf"))).object as { status: { resourceRules: unknown[]; nonResourceRules: unknown[] } };
+      const json = transcriptJson(transcriptById(scaleAndReviews, "ssrr-restricted")) as typeof decoded;
+      expect(decoded.status.resourceRules).toEqual(json.status.resourceRules);
+      const sorted = (rules: unknown[]) => rules.map((rule) => JSON.stringify(rule)).sort();
+      expect(sorted(decoded.status.nonResourceRules)).toEqual(sorted(json.status.nonResourceRules));
+      expect(JSON.stringify({ ...decoded, status: { ...decoded.status, nonResourceRules: json.status.nonResourceRules } })).toBe(JSON.stringify(json));
+    });
 
     it("watch-protobuf: the four events, encoded as frames, are the recorded stream", () => {
       const recorded = bytesOf(transcriptById(t, "watch-protobuf"));

@@ -9,7 +9,15 @@ import protobuf from "protobufjs";
 import { SCALAR_TYPES, type FieldDef, type MessageDef, type PackageDef } from "./field-model.ts";
 import { intstrPackage, metaV1Package, resourcePackage, runtimePackage } from "./messages-meta.ts";
 import { coreV1Package } from "./messages-core.ts";
-import { appsV1Package, authorizationV1Package, coordinationV1Package, policyV1Package } from "./messages-groups.ts";
+import {
+  appsV1Package,
+  authenticationV1alpha1Package,
+  authenticationV1Package,
+  authorizationV1Package,
+  autoscalingV1Package,
+  coordinationV1Package,
+  policyV1Package,
+} from "./messages-groups.ts";
 
 /** Every package of the schema. */
 export const PACKAGES: readonly PackageDef[] = [
@@ -21,7 +29,10 @@ export const PACKAGES: readonly PackageDef[] = [
   appsV1Package,
   coordinationV1Package,
   policyV1Package,
+  autoscalingV1Package,
   authorizationV1Package,
+  authenticationV1Package,
+  authenticationV1alpha1Package,
 ];
 
 /** One message of the schema: its table and its protobufjs Type. */

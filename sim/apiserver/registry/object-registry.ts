@@ -13,7 +13,10 @@ import { updateObject, type UpdateOptions } from "./update.ts";
 export interface ObjectRegistry {
   /** Stores a new object (dry run: computes it only); returns it as stored. */
   create(address: CollectionAddress, object: Record<string, unknown>, options: { readonly dryRun: boolean }): StoredObject;
-  /** Writes `requested` over `current`, as the caller read it; returns what the store holds afterwards. */
+  /**
+   * Writes `requested` over `current`, as the caller read it; returns what the store holds
+   * afterwards. For the scale subresource `requested` is the Scale (scale-subresource.ts).
+   */
   update(address: ObjectAddress, current: StoredObject, requested: StoredObject, options: UpdateOptions): StoredObject;
   /** Deletes `current`, or marks it for finalization. */
   delete(address: ObjectAddress, current: StoredObject, options: { readonly dryRun: boolean }): DeleteOutcome;

@@ -19,6 +19,6 @@ export interface CollectionAddress {
 /** One object, or one of its subresources. */
 export interface ObjectAddress extends CollectionAddress {
   readonly name: string;
-  /** "status" for the status subresource; undefined for the object itself. */
+  /** "status" or "scale" for those subresources; undefined for the object itself. */
   readonly subresource?: string | undefined;
 }

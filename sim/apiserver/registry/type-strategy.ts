@@ -8,6 +8,7 @@ import type { StoredObject } from "../../store/stored-object.ts";
 import { failure, invalidValue } from "../responses/api-error.ts";
 import { invalidObjectMessage } from "../validation/object-names.ts";
 import type { ResourceType } from "../routing/resource-types.ts";
+import { SCALE_SUBRESOURCE, withScaleReplicas } from "./scale-subresource.ts";
 import { tracksGeneration, withCreateDefaults } from "./type-defaults.ts";
 
 /** Defaults of a new object (namespaces: finalizer, label and phase; deployments: generation 1). */
@@ -17,12 +18,15 @@ export function prepareForCreate(type: ResourceType, object: StoredObject): Stor
 
 /**
  * The object an update stores, from what the writer sent: the status subresource changes status
- * only; the main resource of a type with a status subresource leaves status alone (Kubernetes);
- * generation counts changes to spec where the type tracks it.
+ * only; the scale subresource (`requested` is then the Scale) changes spec.replicas only, and is
+ * otherwise an update of the main resource, as Kubernetes' ScaleREST updates through the parent's
+ * store and strategy; the main resource of a type with a status subresource leaves status alone
+ * (Kubernetes); generation counts changes to spec where the type tracks it.
  */
 export function prepareForUpdate(type: ResourceType, subresource: string | undefined, current: StoredObject, requested: StoredObject): StoredObject {
   if (subresource === "status") return withRequestedStatus(current, requested);
-  let next = type.subresources["status"] !== undefined ? withStoredStatus(current, requested) : requested;
+  const written = subresource === SCALE_SUBRESOURCE ? withScaleReplicas(current, requested) : requested;
+  let next = type.subresources["status"] !== undefined ? withStoredStatus(current, written) : written;
   if (tracksGeneration(type)) {
     const generation = Number(current.metadata["generation"] ?? 1);
     const changed = !isDeepStrictEqual(current["spec"], next["spec"]);

@@ -1,5 +1,5 @@
 /**
- * Updating an object or its status (doc 1 §1, §3, §4.4), for PUT, every PATCH, the namespace
+ * Updating an object, its status or its scale (doc 1 §1, §3, §4.4), for PUT, every PATCH, the namespace
  * controller and the simulation's StoreApi alike: identity fields carried over, the type's
  * strategy applied, admission, the precondition, and an object whose deletion waits on
  * finalizers removed when the last one goes.
@@ -12,6 +12,7 @@ import { parseResourceVersion } from "../request/read-revision.ts";
 import { conflict, fromStoreError } from "../responses/api-error.ts";
 import { carryOverMetadata } from "./object-stamping.ts";
 import type { ObjectAddress, RegistryContext } from "./registry-context.ts";
+import { scaleValidationError, SCALE_SUBRESOURCE } from "./scale-subresource.ts";
 import { storageKey } from "./stored-resource.ts";
 import { prepareForUpdate, validateUpdate } from "./type-strategy.ts";
 
@@ -23,17 +24,24 @@ export interface UpdateOptions {
 }
 
 /**
- * Writes `requested` over `current` (or, in a dry run, only computes it). Returns what the store
- * holds afterwards; an object this write releases (its last finalizer gone) is deleted, and comes
- * back as requested, at the version it replaced.
+ * Writes `requested` over `current` (or, in a dry run, only computes it); for the scale
+ * subresource `requested` is the Scale, whose spec.replicas is written into `current`
+ * (scale-subresource.ts). Returns what the store holds afterwards; an object this write releases
+ * (its last finalizer gone) is deleted, and comes back as requested, at the version it replaced.
  */
 export function updateObject(context: RegistryContext, address: ObjectAddress, current: StoredObject, requested: StoredObject, options: UpdateOptions): StoredObject {
   const { type, name, subresource } = address;
+  // A Scale is validated before it reaches its parent (autoscaling's ValidateScale), before the precondition.
+  if (subresource === SCALE_SUBRESOURCE) {
+    const invalidScale = scaleValidationError(name, requested);
+    if (invalidScale !== undefined) throw invalidScale;
+  }
   const proposed = prepareForUpdate(type, subresource, current, carryOverMetadata(current, requested));
   validateUpdate(type, name, current, proposed);
-  // The status subresource changes no spec, so only writes of the main resource go through admission.
+  // The status subresource changes no spec, so only writes of the main resource and of its scale
+  // (which change spec.replicas) go through admission.
   if (subresource === "status") validateStatusWriteMetadata(type, name, requested);
-  const next = subresource === undefined ? admit(context, type, proposed, current, options.dryRun) : proposed;
+  const next = subresource === undefined || subresource === SCALE_SUBRESOURCE ? admit(context, type, proposed, current, options.dryRun) : proposed;
   const key = storageKey(type, address.namespace, name);
   const formatRevision = (revision: number) => context.store.formatRevision(revision);
   const { expectedRevision } = options;

@@ -35,6 +35,9 @@ const TOP_LEVEL_FIELDS: Readonly<Record<string, readonly string[]>> = {
   Deployment: SPEC_AND_STATUS,
   SubjectAccessReview: SPEC_AND_STATUS,
   SelfSubjectAccessReview: SPEC_AND_STATUS,
+  SelfSubjectRulesReview: SPEC_AND_STATUS,
+  SelfSubjectReview: ["status"],
+  Scale: SPEC_AND_STATUS,
 };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -8,7 +8,7 @@ import { handleDelete, handleDeleteCollection } from "../handlers/delete-handler
 import { handleEviction } from "../handlers/eviction-handler.ts";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from "../discovery/discovery.ts";
 import { jsonResponse, pageNotFound } from "../responses/http-response.ts";
-import { openApiDocument } from "../discovery/openapi.ts";
+import { openApiResponse } from "../discovery/openapi-endpoint.ts";
 import { flag } from "../request/query-options.ts";
 import { handleGet, handleList } from "../handlers/read-handlers.ts";
 import { hasMalformedEscape, parseRequestTarget, type ResourceTarget } from "./request-target.ts";
@@ -21,6 +21,8 @@ import { handleWatch } from "../handlers/watch-stream.ts";
 import { checkAccess, removeImpersonationHeaders, requestAttributes, sameRequest, type AccessDecision, type RequestAttributes } from "../auth/index.ts";
 import { healthResponse } from "../health/index.ts";
 import { handleReview } from "../handlers/review-handler.ts";
+import { handleScaleGet, handleScalePatch, handleScaleUpdate } from "../handlers/scale-handler.ts";
+import { SCALE_SUBRESOURCE } from "../registry/scale-subresource.ts";
 import { metricsResponse } from "../health/metrics-endpoint.ts";
 import { requestPath } from "./request-path.ts";
 import { WRITE_VERBS } from "../defects/write-pipeline.ts";
@@ -69,10 +71,8 @@ export async function routeRequest(context: ServerContext, build: BuildInfo, req
     }
     case "not-served":
       return notServed(context, target.group);
-    case "openapi": {
-      const document = openApiDocument(registry, dialect, target.path);
-      return document === undefined ? pageNotFound() : jsonResponse(200, document);
-    }
+    case "openapi":
+      return openApiResponse(context, request, url, target.path);
     case "health": {
       const answer = healthResponse(context.health, target.endpoint, target.check, url.searchParams);
       return new Response(answer.body, { status: answer.status, headers: { "content-type": answer.contentType } });
@@ -181,15 +181,20 @@ function verbOf(method: string, target: ResourceRequest): [Verb | undefined, Han
   const sub = target.subresource;
   switch (method) {
     case "GET":
+      // The scale subresource has no watch: kube-apiserver 1.26.4 answers `?watch=true` with the
+      // Scale (transcript scale-list in transcripts-scale-and-reviews.jsonl).
+      if (sub === SCALE_SUBRESOURCE) return ["get", handleScaleGet];
       if (flag(target.query, "watch")) return ["watch", handleWatch];
       return hasName ? ["get", handleGet] : ["list", handleList];
     case "POST":
       if (sub === "eviction") return ["create", handleEviction];
       return hasName ? [undefined, undefined] : ["create", handleCreate];
     case "PUT":
-      return hasName ? ["update", handleUpdate] : [undefined, undefined];
+      if (!hasName) return [undefined, undefined];
+      return ["update", sub === SCALE_SUBRESOURCE ? handleScaleUpdate : handleUpdate];
     case "PATCH":
-      return hasName ? ["patch", handlePatch] : [undefined, undefined];
+      if (!hasName) return [undefined, undefined];
+      return ["patch", sub === SCALE_SUBRESOURCE ? handleScalePatch : handlePatch];
     case "DELETE":
       if (sub !== undefined) return [undefined, undefined];
       return hasName ? ["delete", handleDelete] : ["deletecollection", handleDeleteCollection];

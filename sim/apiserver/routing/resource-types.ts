@@ -1,10 +1,12 @@
 /**
  * The resource types the embedded server serves (issue #3: namespaces, nodes, pods with status and
- * eviction, configmaps, secrets, services, events, leases, deployments), per dialect: the group of
+ * eviction, configmaps, secrets, services, events, leases, deployments with status and scale; the
+ * review virtual types), per dialect: the group of
  * leases differs (coordination.orb.io vs coordination.k8s.io). Discovery, routing, naming rules
  * and storage keys all read this one table.
  */
 import type { Dialect } from "../../../spec/dialects.ts";
+import { AUTHENTICATION_GROUP } from "../auth/impersonate.ts";
 import { customResourceDefinitionsType } from "./custom-resources.ts";
 
 /** Which name rule a type's objects follow (Kubernetes validation; doc 1 §2.1 names no rule). */
@@ -113,23 +115,37 @@ export function resourceTypes(dialect: Dialect): readonly ResourceType[] {
       subresources: {},
       storageVersionHash: "gqkMMb/YqFM=",
     },
-    // Doc 1 §1's example of a virtual type: a permission check, POSTed, never stored.
-    ...["subjectaccessreviews", "selfsubjectaccessreviews"].map(
-      (resource): ResourceType => ({
-        group: dialect.groups.authorization,
-        version: "v1",
-        resource,
-        singular: resource.slice(0, -1),
-        kind: resource === "subjectaccessreviews" ? "SubjectAccessReview" : "SelfSubjectAccessReview",
-        namespaced: false,
-        verbs: ["create"],
-        shortNames: [],
-        nameRule: "subdomain",
-        subresources: {},
-        virtual: true,
-      }),
-    ),
+    // Doc 1 §1's example of a virtual type: a permission check, POSTed, never stored; and the
+    // caller's rules in a namespace (`kubectl auth can-i --list`), in the same group.
+    ...(
+      [
+        ["subjectaccessreviews", "SubjectAccessReview"],
+        ["selfsubjectaccessreviews", "SelfSubjectAccessReview"],
+        ["selfsubjectrulesreviews", "SelfSubjectRulesReview"],
+      ] as const
+    ).map(([resource, kind]) => virtualType(dialect.groups.authorization, "v1", resource, kind)),
+    // Who the caller is (`kubectl auth whoami`), in authentication.k8s.io as in both dialects'
+    // impersonation; v1alpha1, as kube-apiserver 1.26 serves it with its feature gate on (why:
+    // auth/self-subject-review.ts).
+    virtualType(AUTHENTICATION_GROUP, "v1alpha1", "selfsubjectreviews", "SelfSubjectReview"),
   ];
+}
+
+/** A virtual type (doc 1 §1): POSTed to its cluster-scoped collection, answered, never stored. */
+function virtualType(group: string, version: string, resource: string, kind: string): ResourceType {
+  return {
+    group,
+    version,
+    resource,
+    singular: resource.slice(0, -1),
+    kind,
+    namespaced: false,
+    verbs: ["create"],
+    shortNames: [],
+    nameRule: "subdomain",
+    subresources: {},
+    virtual: true,
+  };
 }
 
 /** The served types of one dialect, looked up by group, version and plural. */

@@ -172,6 +172,15 @@ export const deploymentColumns: readonly TableColumnDefinition[] = [
   ),
 ];
 
+/** autoscaling Scale, the scale subresource (printScale; transcript scale-get-table in transcripts-scale-and-reviews.jsonl). */
+export const scaleColumns: readonly TableColumnDefinition[] = [
+  // The scale printer's Name column has no "name" format (transcript scale-get-table).
+  column("Name", NAME_DESCRIPTION),
+  column("Desired", "desired number of instances for the scaled object.", { type: "integer" }),
+  column("Available", "actual number of observed instances of the scaled object.", { type: "integer" }),
+  AGE,
+];
+
 /**
  * The default table of a type with no columns of its own (doc 1 §2.5; apiserver's
  * defaultTableConvertor): Name (string, format name) and Created At (date, an RFC 3339 cell).

@@ -20,6 +20,7 @@ import {
   namespaceColumns,
   nodeColumns,
   podColumns,
+  scaleColumns,
   secretColumns,
   serviceColumns,
   type TableColumnDefinition,
@@ -449,6 +450,11 @@ export function printDeployment(deployment: ApiObject, clock: Now): PrintedRow {
   };
 }
 
+/** printScale: Desired (spec.replicas), Available (status.replicas), Age. */
+export function printScale(scale: ApiObject, clock: Now): PrintedRow {
+  return { cells: [nameOf(scale), integer(record(scale["spec"])["replicas"]), integer(record(scale["status"])["replicas"]), ageOf(scale, clock)] };
+}
+
 /** printLease: Holder is spec.holderIdentity, "" when unset. */
 export function printLease(lease: ApiObject, clock: Now): PrintedRow {
   return { cells: [nameOf(lease), text(record(lease["spec"])["holderIdentity"]), ageOf(lease, clock)] };
@@ -468,9 +474,11 @@ export const defaultTablePrinter: TablePrinter = { columns: defaultColumns, isDe
 
 /**
  * The printer of a served type: Kubernetes' own columns for pods, nodes, namespaces, configmaps,
- * secrets, services, events, deployments and leases, the default table for any other type.
+ * secrets, services, events, deployments, leases and the Scale of a scale subresource, the
+ * default table for any other type.
  */
-export function tablePrinterFor(type: Pick<ResourceType, "group" | "resource">, dialect: Dialect): TablePrinter {
+export function tablePrinterFor(type: Pick<ResourceType, "group" | "resource"> & { readonly kind?: string }, dialect: Dialect): TablePrinter {
+  if (type.group === "autoscaling" && type.kind === "Scale") return printer(scaleColumns, printScale);
   if (type.group === "") {
     switch (type.resource) {
       case "pods":

@@ -1,0 +1,103 @@
+/**
+ * The scale subresource (Kubernetes' ScaleREST of deployments, and of replicasets, statefulsets
+ * and replicationcontrollers, which this server does not serve): an autoscaling/v1 Scale read from
+ * its parent object, and a Scale written back into it. Kubernetes 1.26 (pkg/registry/apps/deployment/
+ * storage/storage.go, scaleFromDeployment and scaleUpdatedObjectInfo), recorded from kube-apiserver
+ * 1.26.4 in transcripts-scale-and-reviews.jsonl:
+ *
+ * - the Scale's metadata is the parent's name, namespace, uid, resourceVersion and
+ *   creationTimestamp, nothing else (no labels, annotations, generation); `spec.replicas` is the
+ *   parent's, omitted when 0 (`omitempty`); `status.replicas` the parent's status.replicas (0 when
+ *   unset, always written); `status.selector` the parent's label selector as a selector string
+ *   (`app=multi,canary,env in (dev,prod),!legacy`, transcript scale-get-selector);
+ * - a write takes only `spec.replicas` from the Scale (0 when the Scale has none, Go's zero value)
+ *   and its resourceVersion as a precondition; labels, annotations and status in it are ignored
+ *   (transcripts scale-patch-ignored-fields, scale-deployment-after-ignored). It is then an update
+ *   of the parent like any other: its strategy (status kept, generation counted), admission, the
+ *   precondition, dry run (registry/update.ts).
+ */
+import type { StoredObject } from "../../store/stored-object.ts";
+import { invalid, type ApiError } from "../responses/api-error.ts";
+import type { ResourceType } from "../routing/resource-types.ts";
+import { labelSelectorString } from "../table/printers.ts";
+
+/** The subresource's name in paths and in `ResourceType.subresources`. */
+export const SCALE_SUBRESOURCE = "scale";
+/** The group, version and kind a scale subresource reads and writes, whatever its parent's group. */
+export const SCALE_GROUP = "autoscaling";
+export const SCALE_VERSION = "v1";
+export const SCALE_KIND = "Scale";
+
+/**
+ * The type a scale request's body is decoded as and its answer rendered as: autoscaling/v1 Scale,
+ * at the parent's path (so namespacing, the verbs and the name rule are the parent's). Nothing is
+ * stored under it.
+ */
+export function scaleType(parent: ResourceType): ResourceType {
+  return {
+    group: SCALE_GROUP,
+    version: SCALE_VERSION,
+    resource: `${parent.resource}/${SCALE_SUBRESOURCE}`,
+    singular: "",
+    kind: SCALE_KIND,
+    namespaced: parent.namespaced,
+    verbs: parent.subresources[SCALE_SUBRESOURCE] ?? [],
+    shortNames: [],
+    nameRule: parent.nameRule,
+    subresources: {},
+  };
+}
+
+/** The Scale of a stored parent, as kube-apiserver answers it (transcript scale-get). */
+export function scaleOf(parent: StoredObject): Record<string, unknown> {
+  const { metadata } = parent;
+  const spec = asRecord(parent["spec"]);
+  const status = asRecord(parent["status"]);
+  const replicas = integerOr0(spec["replicas"]);
+  const selector = labelSelectorString(spec["selector"]);
+  return {
+    kind: SCALE_KIND,
+    apiVersion: `${SCALE_GROUP}/${SCALE_VERSION}`,
+    metadata: {
+      name: metadata.name,
+      ...(metadata["namespace"] !== undefined && metadata["namespace"] !== "" && { namespace: metadata["namespace"] }),
+      ...(metadata["uid"] !== undefined && { uid: metadata["uid"] }),
+      ...(metadata.resourceVersion !== undefined && { resourceVersion: metadata.resourceVersion }),
+      creationTimestamp: metadata["creationTimestamp"] ?? null,
+    },
+    spec: replicas === 0 ? {} : { replicas },
+    status: { replicas: integerOr0(status["replicas"]), ...(selector !== "" && { selector }) },
+  };
+}
+
+/** The replicas a Scale asks for: its spec.replicas, or 0 when it has none (Go's zero value). */
+export function requestedReplicas(scale: Readonly<Record<string, unknown>>): number {
+  return integerOr0(asRecord(scale["spec"])["replicas"]);
+}
+
+/**
+ * The parent as a Scale write leaves it: `current` with spec.replicas from `scale`, nothing else
+ * of the Scale (its metadata and status are ignored, as Kubernetes ignores them).
+ */
+export function withScaleReplicas(current: StoredObject, scale: Readonly<Record<string, unknown>>): StoredObject {
+  return { ...current, spec: { ...asRecord(current["spec"]), replicas: requestedReplicas(scale) } };
+}
+
+/**
+ * autoscaling's ValidateScale: replicas may not be negative (422 on `Scale.autoscaling "<name>"`,
+ * transcripts scale-put-negative, scale-patch-negative). Undefined when the Scale is valid.
+ */
+export function scaleValidationError(name: string, scale: Readonly<Record<string, unknown>>): ApiError | undefined {
+  const replicas = requestedReplicas(scale);
+  if (replicas >= 0) return undefined;
+  const message = `Invalid value: ${replicas}: must be greater than or equal to 0`;
+  return invalid(SCALE_KIND, name, [{ reason: "FieldValueInvalid", message, field: "spec.replicas" }], SCALE_GROUP);
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function integerOr0(value: unknown): number {
+  return typeof value === "number" && Number.isInteger(value) ? value : 0;
+}
