@@ -8,6 +8,7 @@ import type { ResourceType } from "../routing/resource-types.ts";
 import { storagePrefix } from "../registry/stored-resource.ts";
 import { validateObject } from "./object-validation.ts";
 import { checkNamespaceDeletable } from "./namespace-lifecycle.ts";
+import { withDeploymentDefaults } from "./deployment-defaults.ts";
 import { withPodDefaults } from "./pod-defaults.ts";
 import { allocationsInUse, withServiceDefaults, type Ipv4Range } from "./service-allocation.ts";
 import { checkDryRunAllowed, type SideEffectPlugin } from "./side-effect-plugins.ts";
@@ -41,6 +42,9 @@ function mutate(context: RegistryContext, type: ResourceType, next: StoredObject
   switch (type.kind) {
     case "Pod":
       return current === undefined ? withPodDefaults(next, context.dialect) : next;
+    case "Deployment":
+      // Defaulting, not admission: it runs on every write, as decoding does in kube-apiserver.
+      return withDeploymentDefaults(next);
     case "Service": {
       // Cluster IPs and node ports are cluster-wide, so every namespace's services count.
       const services = context.store.list({ prefix: storagePrefix(type, undefined) }).items;

@@ -37,7 +37,8 @@ export function withPodDefaults(pod: StoredObject, dialect: Dialect): StoredObje
   return { ...pod, spec: defaulted, status: { phase: "Pending", ...status, qosClass: qosClass(containers) } };
 }
 
-function withContainerDefaults(container: Json): Json {
+/** A container with Kubernetes' defaults filled in (pods and pod templates alike). */
+export function withContainerDefaults(container: Json): Json {
   return {
     ...container,
     resources: container["resources"] ?? {},

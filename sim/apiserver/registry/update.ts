@@ -43,9 +43,8 @@ export function updateObject(context: RegistryContext, address: ObjectAddress, c
   if (subresource === "status") validateStatusWriteMetadata(type, name, requested);
   const next = subresource === undefined || subresource === SCALE_SUBRESOURCE ? admit(context, type, proposed, current, options.dryRun) : proposed;
   const key = storageKey(type, address.namespace, name);
-  const formatRevision = (revision: number) => context.store.formatRevision(revision);
   const { expectedRevision } = options;
-  if (expectedRevision !== undefined && formatRevision(expectedRevision) !== current.metadata.resourceVersion) {
+  if (expectedRevision !== undefined && context.store.formatRevision(expectedRevision) !== current.metadata.resourceVersion) {
     throw conflict(type, name);
   }
   if (options.dryRun) return { ...next, metadata: { ...next.metadata, resourceVersion: current.metadata.resourceVersion } };
@@ -60,7 +59,7 @@ export function updateObject(context: RegistryContext, address: ObjectAddress, c
     }
     return context.store.update(key, next, expectedRevision === undefined ? {} : { expectedRevision });
   } catch (error) {
-    if (error instanceof StoreError) throw fromStoreError(error, type, name, formatRevision);
+    if (error instanceof StoreError) throw fromStoreError(error, type, name, (revision) => context.store.formatRevision(revision));
     throw error;
   }
 }
