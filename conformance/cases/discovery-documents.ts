@@ -7,7 +7,6 @@ import { defineCases } from "../case-definition.ts";
 import type { CaseContext } from "../case-context.ts";
 import { check, checkEqual } from "../check.ts";
 import { fieldAt, recordOf, type JsonRecord } from "../client/json-fields.ts";
-import { create } from "./support/creates.ts";
 import { expectArray, expectRecord, expectString } from "./support/json-guards.ts";
 import { brief, checkFailure } from "./support/status-answers.ts";
 

@@ -201,7 +201,6 @@ export class StoreApi {
   #update(type: ResourceType, object: { metadata: { name: string; namespace?: string; resourceVersion?: string } }, subresource: "status" | undefined, cached?: CacheEntry): StoredObject {
     const { store } = this.#server;
     const namespace = type.namespaced ? object.metadata.namespace : undefined;
-    const key = cached?.key ?? storageKey(type, namespace, object.metadata.name);
     const current = cached?.object ?? this.#get(type, namespace, object.metadata.name);
     const resourceVersion = object.metadata.resourceVersion;
     // The usual writer sends back the version it read, the cached one: the same string names the

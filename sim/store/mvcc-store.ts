@@ -233,7 +233,7 @@ export class MvccStore {
     }
     if (remaining === 0 || lastKey === undefined) return { items, revision };
     const continueToken = this.tokens.encode({ revision, prefix, startKey: keyAfter(lastKey) });
-    // Produced: the token resumes the list at this page's snapshot (consumed in listStart).
+    // The token must resume the list at this page's snapshot: read back, as the next page will read it.
     assert(this.tokens.decode(continueToken).revision === revision, "store/page-token-revision", () => `a page read at ${revision} made a token of another revision`);
     return options.filter !== undefined
       ? { items, revision, continueToken }
@@ -370,8 +370,6 @@ export class MvccStore {
       throw new ExpiredError(revision, this.compacted, inconsistent);
     }
     if (revision > this.currentRevision) throw new InvalidContinueTokenError("revision from the future");
-    // Consumed: the next page is read at its token's snapshot; only an inconsistent token (no revision) reads the latest.
-    assert(position.revision === undefined || revision === position.revision, "store/page-token-revision", () => `a token of revision ${position.revision} read at ${revision}`);
     return { revision, startKey: position.startKey };
   }
 

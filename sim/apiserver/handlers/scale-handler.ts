@@ -15,18 +15,18 @@
 import type { StoredObject } from "../../store/stored-object.ts";
 import { applyPatch } from "../patch/apply-patch.ts";
 import { badRequest, failure, notFound, type ApiError } from "../responses/api-error.ts";
-import { fieldValidation, isDryRun } from "../request/query-options.ts";
+import { fieldValidation } from "../request/query-options.ts";
 import { getReadRevision, parseResourceVersion } from "../request/read-revision.ts";
 import { readPatchRequest } from "../request/patch-request.ts";
-import { decodeRequestObject } from "../request/request-object.ts";
 import { decodePatchedObject } from "../request/unknown-fields.ts";
 import { checkKind, metadataOf } from "../registry/object-stamping.ts";
 import { scaleOf, scaleType, SCALE_KIND, SCALE_SUBRESOURCE } from "../registry/scale-subresource.ts";
 import { storageKey, withoutTypeMeta } from "../registry/stored-resource.ts";
-import { negotiateRepresentation, requestSerialization } from "../responses/representation.ts";
+import { negotiateRepresentation } from "../responses/representation.ts";
 import type { ResourceType } from "../routing/resource-types.ts";
 import { checkPatchedValueTypes } from "../validation/value-types.ts";
 import type { ResourceRequest, ServerContext } from "../server-context.ts";
+import { readUpdateRequest } from "../request/update-request.ts";
 
 /** GET of a Scale. */
 export async function handleScaleGet(context: ServerContext, target: ResourceRequest): Promise<Response> {
@@ -45,14 +45,7 @@ export async function handleScaleUpdate(context: ServerContext, target: Resource
   const name = target.name!;
   const scaleTarget = { ...target, type: scaleType(type) };
   const representation = negotiateRepresentation(context, scaleTarget);
-  // The body's media type (415) is checked before the options (422), as Kubernetes does.
-  requestSerialization(context, scaleTarget);
-  const dryRun = isDryRun(context, target, "UpdateOptions");
-  const { object, warnings } = await decodeRequestObject(context, scaleTarget);
-  const metadata = metadataOf(object);
-  const bodyName = metadata["name"];
-  if (bodyName === undefined || bodyName === "") throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
-  if (bodyName !== name) throw badRequest(`the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`);
+  const { object, metadata, warnings, dryRun } = await readUpdateRequest(context, scaleTarget, name);
   const current = context.store.get(storageKey(type, target.namespace, name));
   if (current === undefined) throw notFound(type, name);
   // A uid in the body is the update's precondition, checked by storage before the Scale is read.

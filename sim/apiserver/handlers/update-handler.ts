@@ -1,31 +1,18 @@
 /** update: PUT of an object or of its status subresource (doc 1 §1, §3, §4.4). */
-import { badRequest, failure, notFound } from "../responses/api-error.ts";
-import { isDryRun } from "../request/query-options.ts";
+import { failure, notFound } from "../responses/api-error.ts";
 import { parseResourceVersion } from "../request/read-revision.ts";
-import { decodeRequestObject } from "../request/request-object.ts";
-import { metadataOf } from "../registry/object-stamping.ts";
 import { storageKey, withoutTypeMeta, withTypeMeta } from "../registry/stored-resource.ts";
 import { allowsUnconditionalUpdate } from "../registry/type-strategy.ts";
-import { negotiateRepresentation, requestSerialization } from "../responses/representation.ts";
+import { negotiateRepresentation } from "../responses/representation.ts";
 import type { ResourceRequest, ServerContext } from "../server-context.ts";
+import { readUpdateRequest } from "../request/update-request.ts";
 
 /** PUT of an object, or of its status subresource. */
 export async function handleUpdate(context: ServerContext, target: ResourceRequest): Promise<Response> {
   const { type } = target;
   const name = target.name!;
   const representation = negotiateRepresentation(context, target);
-  // The body's media type (415) is checked before the options (422), as Kubernetes does.
-  requestSerialization(context, target);
-  const dryRun = isDryRun(context, target, "UpdateOptions");
-  const { object, warnings } = await decodeRequestObject(context, target);
-  const metadata = metadataOf(object);
-  const bodyName = metadata["name"];
-  // Kubernetes' checkName (recorded from 1.26.4, 2026-11-25; found by comparing with `fuzz --target
-  // http`: a body without a name used to update the URL's object).
-  if (bodyName === undefined || bodyName === "") throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
-  if (bodyName !== name) {
-    throw badRequest(`the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`);
-  }
+  const { object, metadata, warnings, dryRun } = await readUpdateRequest(context, target, name);
   const current = context.store.get(storageKey(type, target.namespace, name));
   if (current === undefined) {
     // Doc 1 §1: a PUT is a create when the object does not exist (deviation put-missing).
