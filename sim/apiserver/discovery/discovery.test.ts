@@ -44,10 +44,16 @@ describe("discovery matches kube-apiserver 1.26 (kubernetes dialect)", () => {
     const ours = apiGroupList(k8sRegistry, kubernetes);
     // authentication.k8s.io is served as v1alpha1 only (SelfSubjectReview, as 1.26 serves it with its
     // feature gate on; no TokenReview, so no v1): compared on its own below.
-    const names = new Set(ours.groups.map((group) => group.name).filter((name) => name !== "authentication.k8s.io"));
-    const withoutAuthentication = { ...ours, groups: ours.groups.filter((group) => group.name !== "authentication.k8s.io") };
+    // storage.k8s.io is served as v1 only (StorageClass; 1.26 also serves v1beta1 for CSIStorageCapacity): compared less v1beta1.
+    const separate = ["authentication.k8s.io", "storage.k8s.io"];
+    const names = new Set(ours.groups.map((group) => group.name).filter((name) => !separate.includes(name)));
+    const withoutAuthentication = { ...ours, groups: ours.groups.filter((group) => !separate.includes(group.name)) };
     expect(serialized(withoutAuthentication)).toBe(serialized(keepServed(reference("discovery-apis"), "groups", names)));
-    expect(ours.groups.map((group) => group.name)).toEqual(["apps", "authentication.k8s.io", "authorization.k8s.io", "apiextensions.k8s.io", "coordination.k8s.io"]);
+    const storage = ((reference("discovery-apis") as Record<string, unknown>)["groups"] as Array<{ name: string; versions: Array<{ version: string }> }>).find((group) => group.name === "storage.k8s.io")!;
+    expect(serialized(ours.groups.find((group) => group.name === "storage.k8s.io"))).toBe(
+      serialized({ ...storage, versions: storage.versions.filter((version) => version.version === "v1") }),
+    );
+    expect(ours.groups.map((group) => group.name)).toEqual(["apps", "authentication.k8s.io", "authorization.k8s.io", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io", "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "discovery.k8s.io"]);
   });
 
   it("lists authentication.k8s.io where 1.26 does, with only the version served (v1alpha1, transcript discovery-authentication-gate less v1)", () => {
@@ -94,23 +100,44 @@ describe("discovery matches kube-apiserver 1.26 (kubernetes dialect)", () => {
   it("lists every registry type and subresource of core v1 (the transcript is not just filtered to nothing)", () => {
     expect(served(apiResourceList(k8sRegistry, "", "v1")).resources.map((resource) => resource.name)).toEqual([
       "configmaps",
+      "endpoints",
       "events",
+      "limitranges",
       "namespaces",
       "namespaces/finalize",
       "namespaces/status",
       "nodes",
       "nodes/status",
+      "persistentvolumeclaims",
+      "persistentvolumeclaims/status",
+      "persistentvolumes",
+      "persistentvolumes/status",
       "pods",
       "pods/eviction",
       "pods/status",
+      "replicationcontrollers",
+      "replicationcontrollers/scale",
+      "replicationcontrollers/status",
+      "resourcequotas",
+      "resourcequotas/status",
       "secrets",
+      "serviceaccounts",
       "services",
       "services/status",
     ]);
     expect(served(apiResourceList(k8sRegistry, "apps", "v1")).resources.map((resource) => resource.name)).toEqual([
+      "controllerrevisions",
+      "daemonsets",
+      "daemonsets/status",
       "deployments",
       "deployments/scale",
       "deployments/status",
+      "replicasets",
+      "replicasets/scale",
+      "replicasets/status",
+      "statefulsets",
+      "statefulsets/scale",
+      "statefulsets/status",
     ]);
   });
 
@@ -172,7 +199,7 @@ describe("discovery of groups", () => {
 describe("the orb dialect", () => {
   it("swaps the coordination group name and nothing else", () => {
     // authentication.k8s.io (SelfSubjectReview) keeps its name in both dialects, as impersonation's resources do.
-    expect(apiGroupList(orbRegistry, orb).groups.map((group) => group.name)).toEqual(["apps", "authentication.k8s.io", "authorization.orb.io", "apiextensions.k8s.io", "coordination.orb.io"]);
+    expect(apiGroupList(orbRegistry, orb).groups.map((group) => group.name)).toEqual(["apps", "authentication.k8s.io", "authorization.orb.io", "batch", "networking.k8s.io", "policy", "rbac.authorization.orb.io", "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.orb.io", "discovery.k8s.io"]);
     const leases = served(apiResourceList(orbRegistry, "coordination.orb.io", "v1"));
     expect(leases.groupVersion).toBe("coordination.orb.io/v1");
     expect(apiResourceList(orbRegistry, "coordination.k8s.io", "v1")).toBeUndefined();
@@ -190,7 +217,7 @@ describe("resource entries", () => {
   it("puts pods and services in the all category and leaves the others without categories", () => {
     expect(entry("pods")?.categories).toEqual(["all"]);
     expect(entry("services")?.categories).toEqual(["all"]);
-    expect(served(apiResourceList(k8sRegistry, "apps", "v1")).resources[0]?.categories).toEqual(["all"]);
+    expect(served(apiResourceList(k8sRegistry, "apps", "v1")).resources.find((resource) => resource.name === "deployments")?.categories).toEqual(["all"]);
     expect(entry("configmaps")).not.toHaveProperty("categories");
   });
 

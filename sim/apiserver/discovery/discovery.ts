@@ -104,13 +104,32 @@ export function apiVersions(serverAddress: string): APIVersions {
 }
 
 /**
- * The roles of named groups in the order kube-apiserver 1.26 lists them in `/apis` (transcript
- * discovery-apis: apps, ..., authentication.k8s.io, authorization.k8s.io, ...,
- * rbac.authorization.k8s.io, ..., apiextensions.k8s.io, ..., coordination.k8s.io), resolved to the
+ * The named groups in the order kube-apiserver 1.26 lists them in `/apis` (every group of
+ * transcript discovery-apis), the authorization, RBAC and coordination groups resolved to the
  * dialect's names.
  */
 function groupPriority(dialect: Dialect): readonly string[] {
-  return ["apps", AUTHENTICATION_GROUP, dialect.groups.authorization, dialect.groups.rbac, CUSTOM_RESOURCE_DEFINITION_GROUP, dialect.groups.coordination];
+  return [
+    "apiregistration.k8s.io",
+    "apps",
+    "events.k8s.io",
+    AUTHENTICATION_GROUP,
+    dialect.groups.authorization,
+    "autoscaling",
+    "batch",
+    "certificates.k8s.io",
+    "networking.k8s.io",
+    "policy",
+    dialect.groups.rbac,
+    "storage.k8s.io",
+    "admissionregistration.k8s.io",
+    CUSTOM_RESOURCE_DEFINITION_GROUP,
+    "scheduling.k8s.io",
+    dialect.groups.coordination,
+    "node.k8s.io",
+    "discovery.k8s.io",
+    "flowcontrol.apiserver.k8s.io",
+  ];
 }
 
 /** `GET /apis` (Kubernetes behaviour): every named group the registry serves, in kube-apiserver's order. */
@@ -193,7 +212,8 @@ function compareVersionPriority(a: string, b: string): number {
 
 /**
  * Types Kubernetes puts in the `all` category (what `kubectl get all` lists), by group and plural
- * (transcripts discovery-api-v1 and discovery-apps-v1). The registry has no categories field.
+ * (transcripts discovery-api-v1 and discovery-apps-v1), for the hand-written types; the recorded
+ * ones carry their recorded categories (ResourceType.categories).
  */
 const ALL_CATEGORY = new Set(["/pods", "/services", "/replicationcontrollers", "apps/deployments", "apps/replicasets", "apps/statefulsets", "apps/daemonsets"]);
 
@@ -220,7 +240,7 @@ export function subresourceKind(type: ResourceType, subresource: string): GroupV
 }
 
 function resourceEntry(type: ResourceType): APIResource {
-  const categories = ALL_CATEGORY.has(`${type.group}/${type.resource}`) ? ["all"] : [];
+  const categories = type.categories !== undefined ? [...type.categories] : ALL_CATEGORY.has(`${type.group}/${type.resource}`) ? ["all"] : [];
   return {
     name: type.resource,
     // kube-apiserver 1.26 leaves singularName empty for built-in types (every transcript entry is

@@ -58,6 +58,10 @@
  * | DeploymentSpec.strategy (a map)              | retainKeys        |               |
  * | DeploymentStatus.conditions                  | merge             | type          |
  *
+ * The recorded built-in types (routing/recorded-types.ts: ServiceAccount, RBAC, Job, ...) take theirs from
+ * the `x-kubernetes-patch-strategy` and `x-kubernetes-patch-merge-key` of their OpenAPI schemas as
+ * recorded from kube-apiserver 1.26.4 (recorded-patch-strategies.ts).
+ *
  * ConfigMap, Secret, Event (core/v1) and Lease (coordination/v1) have no tagged field beyond
  * ObjectMeta. Known quirks kept as Kubernetes has them: ServicePort and ContainerPort merge on the
  * port number alone, so ports differing only in protocol collapse (types.go cites
@@ -89,6 +93,7 @@
  */
 import { cloneJson, isJsonObject, setMember, type JsonObject, type JsonValue } from "./json-value.ts";
 import { jsonPatchApplyFailedMessage } from "./json-patch.ts";
+import { RECORDED_PATCH_KINDS, recordedPatchSchema } from "./recorded-patch-strategies.ts";
 
 /** A JSON object as JSON.parse produces it. */
 export type { JsonObject } from "./json-value.ts";
@@ -152,7 +157,7 @@ export class StrategicMergePatchError extends Error {
 
 // --- Schemas: the patch strategy and merge key of each tagged field, by Go type. ---
 
-interface FieldStrategy {
+export interface FieldStrategy {
   /** The `patchStrategy` tag. Only "merge" changes how a patch applies (lists merge instead of being replaced). */
   readonly strategy?: "merge" | "retainKeys" | "merge,retainKeys";
   /** The `patchMergeKey` tag: the member identifying an item of a merged list of objects. */
@@ -161,7 +166,7 @@ interface FieldStrategy {
   readonly of?: Schema;
 }
 
-interface Schema {
+export interface Schema {
   /** The Go type's name, for messages. */
   readonly name: string;
   readonly fields: Readonly<Record<string, FieldStrategy>>;
@@ -241,11 +246,16 @@ const kindSchemas: Readonly<Record<string, Schema>> = {
 };
 
 /** The kinds a strategic merge patch applies to: the built-in kinds the server stores. */
-export const strategicMergePatchKinds: readonly string[] = Object.keys(kindSchemas);
+export const strategicMergePatchKinds: readonly string[] = [...Object.keys(kindSchemas), ...RECORDED_PATCH_KINDS];
 
 /** Whether the server takes a strategic merge patch for objects of `kind` (false for custom resources). */
 export function supportsStrategicMergePatch(kind: string): boolean {
-  return Object.hasOwn(kindSchemas, kind);
+  return Object.hasOwn(kindSchemas, kind) || RECORDED_PATCH_KINDS.includes(kind);
+}
+
+/** The patch schema of `kind`: the table above, or for the recorded built-in types the one read from their recorded OpenAPI schemas. */
+function kindSchema(kind: string): Schema | undefined {
+  return Object.hasOwn(kindSchemas, kind) ? kindSchemas[kind] : recordedPatchSchema(kind);
 }
 
 /**
@@ -256,7 +266,7 @@ export function applyStrategicMergePatch(kind: string, document: JsonObject, pat
   if (!supportsStrategicMergePatch(kind)) {
     throw new StrategicMergePatchError("unsupported-kind", `strategic merge patch is not supported for kind ${kind}; use a JSON merge patch or a JSON patch`);
   }
-  const result = mergeMap(cloneJson(document) as JsonObject, patch, kindSchemas[kind]);
+  const result = mergeMap(cloneJson(document) as JsonObject, patch, kindSchema(kind));
   // `$patch: delete` at the top: the library answers an empty map.
   return result === DELETED ? {} : result;
 }

@@ -9,6 +9,7 @@ import { failure, invalidValue } from "../responses/api-error.ts";
 import { invalidObjectMessage } from "../validation/object-names.ts";
 import type { ResourceType } from "../routing/resource-types.ts";
 import { SCALE_SUBRESOURCE, withScaleReplicas } from "./scale-subresource.ts";
+import { withRecordedTypeDecodeDefaults } from "./recorded-type-defaults.ts";
 import { tracksGeneration, withCreateDefaults } from "./type-defaults.ts";
 
 /** Defaults of a new object (namespaces: finalizer, label and phase; deployments: generation 1). */
@@ -25,7 +26,9 @@ export function prepareForCreate(type: ResourceType, object: StoredObject): Stor
  */
 export function prepareForUpdate(type: ResourceType, subresource: string | undefined, current: StoredObject, requested: StoredObject): StoredObject {
   if (subresource === "status") return withRequestedStatus(current, requested);
-  const written = subresource === SCALE_SUBRESOURCE ? withScaleReplicas(current, requested) : requested;
+  const sent = subresource === SCALE_SUBRESOURCE ? withScaleReplicas(current, requested) : requested;
+  // The recorded built-in types are defaulted on every write, as decoding defaults them in kube-apiserver.
+  const written = type.recorded === true ? withRecordedTypeDecodeDefaults(type, sent) : sent;
   let next = type.subresources["status"] !== undefined ? withStoredStatus(current, written) : written;
   if (tracksGeneration(type)) {
     const generation = Number(current.metadata["generation"] ?? 1);

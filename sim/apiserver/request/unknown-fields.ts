@@ -11,6 +11,7 @@ import { failure } from "../responses/api-error.ts";
 import { invalidValueMessage } from "../validation/object-names.ts";
 import type { FieldValidation } from "./query-options.ts";
 import type { ResourceType } from "../routing/resource-types.ts";
+import { recordedTopLevelFields } from "../validation/schema-value-types.ts";
 
 const OBJECT_META_FIELDS = new Set([
   "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation", "creationTimestamp",
@@ -46,7 +47,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** The unknown fields of `object`, as paths ("bogusField", "metadata.nmae"), in document order. */
 export function unknownFields(type: ResourceType, object: Record<string, unknown>): string[] {
-  const known = TOP_LEVEL_FIELDS[type.kind];
+  // The recorded built-in types (routing/recorded-types.ts): the top-level properties of their recorded schemas.
+  const known = type.recorded === true ? recordedTopLevelFields(type) : TOP_LEVEL_FIELDS[type.kind];
   const unknown: string[] = [];
   if (known !== undefined) {
     const allowed = new Set(["kind", "apiVersion", "metadata", ...known]);

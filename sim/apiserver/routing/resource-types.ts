@@ -1,16 +1,18 @@
 /**
  * The resource types the embedded server serves (issue #3: namespaces, nodes, pods with status and
  * eviction, configmaps, secrets, services, events, leases, deployments with status and scale; the
- * review virtual types), per dialect: the group of
- * leases differs (coordination.orb.io vs coordination.k8s.io). Discovery, routing, naming rules
+ * review virtual types), and 24 more built-in types derived from a recording of kube-apiserver
+ * 1.26.4 (recorded-types.ts), per dialect: the groups of leases and of the RBAC kinds differ
+ * (coordination.orb.io vs coordination.k8s.io, rbac.authorization.orb.io vs rbac.authorization.k8s.io). Discovery, routing, naming rules
  * and storage keys all read this one table.
  */
 import type { Dialect } from "../../../spec/dialects.ts";
 import { AUTHENTICATION_GROUP } from "../auth/impersonate.ts";
 import { customResourceDefinitionsType } from "./custom-resources.ts";
+import { recordedResourceTypes } from "./recorded-types.ts";
 
 /** Which name rule a type's objects follow (Kubernetes validation; doc 1 §2.1 names no rule). */
-export type NameRule = "subdomain" | "label" | "dns1035";
+export type NameRule = "subdomain" | "label" | "dns1035" | "path-segment";
 
 /** The standard verbs of an object type (doc 1 §1). */
 export type Verb = "create" | "delete" | "deletecollection" | "get" | "list" | "patch" | "update" | "watch";
@@ -27,6 +29,8 @@ export interface ResourceType {
   readonly namespaced: boolean;
   readonly verbs: readonly Verb[];
   readonly shortNames: readonly string[];
+  /** Discovery's categories (`all`); when absent, discovery.ts's table of the first nine kinds decides. */
+  readonly categories?: readonly string[];
   readonly nameRule: NameRule;
   /** Subresources and the verbs each allows. */
   readonly subresources: Readonly<Record<string, readonly Verb[]>>;
@@ -34,6 +38,8 @@ export interface ResourceType {
   readonly storageVersionHash?: string;
   /** A virtual type (doc 1 §1): an operation, not an object; nothing is stored, only POST is served. */
   readonly virtual?: boolean;
+  /** A type derived from the recording of kube-apiserver 1.26.4 (recorded-types.ts). */
+  readonly recorded?: boolean;
 }
 
 const ALL_VERBS: readonly Verb[] = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
@@ -128,6 +134,8 @@ export function resourceTypes(dialect: Dialect): readonly ResourceType[] {
     // impersonation; v1alpha1, as kube-apiserver 1.26 serves it with its feature gate on (why:
     // auth/self-subject-review.ts).
     virtualType(AUTHENTICATION_GROUP, "v1alpha1", "selfsubjectreviews", "SelfSubjectReview"),
+    // 24 more built-in types (ServiceAccount, RBAC, Job, StatefulSet, ...): derived from kube-apiserver 1.26.4's answers (recorded-types.ts).
+    ...recordedResourceTypes(dialect),
   ];
 }
 

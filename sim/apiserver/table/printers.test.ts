@@ -219,7 +219,9 @@ describe("tablePrinterFor", () => {
   it("gives every stored type its Kubernetes columns, in both dialects", () => {
     for (const dialect of dialects) {
       for (const type of resourceTypes(dialect).filter((candidate) => candidate.virtual !== true)) {
-        expect(tablePrinterFor(type, dialect).isDefault, `${dialect.name} ${type.resource}`).toBe(false);
+        // Roles, ClusterRoles and LimitRanges have no printer in Kubernetes either: the default table, as recorded (recorded-types.test.ts).
+        const printsDefault = type.recorded === true && ["roles", "clusterroles", "limitranges"].includes(type.resource);
+        expect(tablePrinterFor(type, dialect).isDefault, `${dialect.name} ${type.resource}`).toBe(printsDefault);
       }
     }
   });

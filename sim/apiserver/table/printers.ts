@@ -26,6 +26,7 @@ import {
   type TableColumnDefinition,
 } from "./columns.ts";
 import { ageSince, formatTimestamp, humanDuration, parseTimestamp } from "./human-duration.ts";
+import { recordedTablePrinter } from "./recorded-printers.ts";
 
 /** One cell: Kubernetes sends strings, and integers for counts (transcript table-configmaps: Data is 1). */
 export type TableCell = string | number | boolean | null;
@@ -474,8 +475,8 @@ export const defaultTablePrinter: TablePrinter = { columns: defaultColumns, isDe
 
 /**
  * The printer of a served type: Kubernetes' own columns for pods, nodes, namespaces, configmaps,
- * secrets, services, events, deployments, leases and the Scale of a scale subresource, the
- * default table for any other type.
+ * secrets, services, events, deployments, leases and the Scale of a scale subresource; the
+ * recorded built-in types' (recorded-printers.ts); the default table for any other type.
  */
 export function tablePrinterFor(type: Pick<ResourceType, "group" | "resource"> & { readonly kind?: string }, dialect: Dialect): TablePrinter {
   if (type.group === "autoscaling" && type.kind === "Scale") return printer(scaleColumns, printScale);
@@ -499,5 +500,5 @@ export function tablePrinterFor(type: Pick<ResourceType, "group" | "resource"> &
   }
   if (type.group === "apps" && type.resource === "deployments") return printer(deploymentColumns, printDeployment);
   if (type.group === dialect.groups.coordination && type.resource === "leases") return printer(leaseColumns, printLease);
-  return defaultTablePrinter;
+  return recordedTablePrinter(type, dialect) ?? defaultTablePrinter;
 }

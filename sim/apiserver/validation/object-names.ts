@@ -13,7 +13,7 @@ import { goQuote } from "../responses/go-text.ts";
  * The three name grammars of built-in kinds: RFC 1123 subdomain (most kinds), RFC 1123 label
  * (namespaces), RFC 1035 label (services).
  */
-export type NameKind = "subdomain" | "label" | "dns1035";
+export type NameKind = "subdomain" | "label" | "dns1035" | "path-segment";
 
 /** One entry of `details.causes` in a 422 Invalid Status (the JSON field of the type is `reason`). */
 export interface NameCause {
@@ -60,7 +60,7 @@ interface Grammar {
   readonly mismatch: string;
 }
 
-const GRAMMARS: Readonly<Record<NameKind, Grammar>> = {
+const GRAMMARS: Readonly<Record<Exclude<NameKind, "path-segment">, Grammar>> = {
   subdomain: {
     maxLength: maxSubdomainLength,
     regex: new RegExp(`^${SUBDOMAIN_PATTERN}$`),
@@ -100,10 +100,22 @@ export function maxLengthError(length: number): string {
  * first, then pattern); empty when valid. Lengths count UTF-8 bytes, as Go's len() does.
  */
 export function validateName(kind: NameKind, name: string): string[] {
+  if (kind === "path-segment") return pathSegmentNameProblems(name);
   const grammar = GRAMMARS[kind];
   const problems: string[] = [];
   if (utf8Length(name) > grammar.maxLength) problems.push(maxLengthError(grammar.maxLength));
   if (!grammar.regex.test(name)) problems.push(grammar.mismatch);
+  return problems;
+}
+
+/**
+ * The problems of a name that must be a path segment (RBAC objects: ValidateRBACName, apimachinery's
+ * IsValidPathSegmentName, its messages): not "." or "..", no "/" or "%", any length.
+ */
+function pathSegmentNameProblems(name: string): string[] {
+  if (name === "." || name === "..") return [`may not be '${name}'`];
+  const problems: string[] = [];
+  for (const illegal of ["/", "%"]) if (name.includes(illegal)) problems.push(`may not contain '${illegal}'`);
   return problems;
 }
 

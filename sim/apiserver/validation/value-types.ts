@@ -7,19 +7,22 @@
  * Table printing and every Protobuf answer that includes it (a 500 for a whole list).
  *
  * The Protobuf message tables (protobuf/) carry the Go types of every built-in kind, so they are
- * the schema here. Fields they do not cover, and custom resources (no Protobuf form), are not
- * checked: this refuses only what a real server refuses too, never more.
+ * the schema here; the built-in types recorded without them (routing/recorded-types.ts) are
+ * checked against their recorded OpenAPI schemas (schema-value-types.ts). Fields neither covers,
+ * and custom resources (no Protobuf form), are not checked: this refuses only what a real server refuses too, never more.
  */
 import { badRequest, invalid, invalidValue } from "../responses/api-error.ts";
 import { jsonToMessage } from "../protobuf/convert.ts";
 import { ProtobufEncodeError } from "../protobuf/errors.ts";
 import { protobufKind } from "../protobuf/kinds.ts";
 import { apiVersionOf, type ResourceType } from "../routing/resource-types.ts";
+import { schemaValueTypeError } from "./schema-value-types.ts";
 
 /** Why `object` does not fit the Go type of `type` ("spec.containers: expected a list, got \"x\""), or undefined. */
 export function valueTypeError(type: ResourceType, object: Record<string, unknown>): string | undefined {
   const entry = protobufKind(apiVersionOf(type), type.kind);
-  if (entry === undefined) return undefined;
+  // The recorded built-in types (ServiceAccount, RBAC, Job, ...) have no message tables: their recorded OpenAPI schemas.
+  if (entry === undefined) return schemaValueTypeError(type, object);
   try {
     jsonToMessage(entry.message, object, { unknownFields: "drop" });
     return undefined;
