@@ -178,15 +178,12 @@ describe("the runner", () => {
   });
 
   it("without a second credential on a real server, acts as a ServiceAccount made in the case's namespace, by impersonation", async () => {
-    // The embedded server serves no ServiceAccounts or Roles: this transport accepts those three
-    // creates, as a real cluster would, and passes everything else on.
+    // Notes the three creates the run makes (the embedded server serves ServiceAccounts, Roles and
+    // RoleBindings, as a real cluster does) and passes every request on.
     const made: string[] = [];
     const transport = async (request: Request) => {
       const path = new URL(request.url).pathname;
-      if (request.method === "POST" && /\/(serviceaccounts|roles|rolebindings)$/.test(path)) {
-        made.push(path.split("/").slice(-1)[0]!);
-        return new Response("{}", { status: 201, headers: { "content-type": "application/json" } });
-      }
+      if (request.method === "POST" && /\/(serviceaccounts|roles|rolebindings)$/.test(path)) made.push(path.split("/").slice(-1)[0]!);
       return embedded.identity.transport(request);
     };
     const server: Target = { ...realServer, kind: "server", restricted: undefined, identity: { ...embedded.identity, transport } };
@@ -207,8 +204,13 @@ describe("the runner", () => {
     expect(made).toEqual(["serviceaccounts", "roles", "rolebindings"]);
     // The embedded server honours the header: the ServiceAccount, not the admin, was refused.
     expect(forbidden).toMatch(/^403 secrets is forbidden: User "system:serviceaccount:orb-conformance-[0-9a-f]+-\d+:orb-conformance-restricted" cannot list resource "secrets"/);
-    // Where the server cannot make one, the case is skipped, saying why.
-    const [skipped] = await new ConformanceRun({ ...server, identity: embedded.identity }, OPTIONS).run([needsIdentity!]);
+    // Where the server cannot make one (it serves no ServiceAccounts: 404), the case is skipped, saying why.
+    const notFound = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "the server could not find the requested resource", reason: "NotFound", details: {}, code: 404 };
+    const withoutServiceAccounts = async (request: Request) =>
+      request.method === "POST" && new URL(request.url).pathname.endsWith("/serviceaccounts")
+        ? new Response(JSON.stringify(notFound), { status: 404, headers: { "content-type": "application/json" } })
+        : embedded.identity.transport(request);
+    const [skipped] = await new ConformanceRun({ ...server, identity: { ...embedded.identity, transport: withoutServiceAccounts } }, OPTIONS).run([needsIdentity!]);
     expect([skipped?.status, skipped?.message]).toEqual([
       "skip",
       "needs a second identity: give --restricted-token or --restricted-kubeconfig (creating the restricted identity's ServiceAccount answered HTTP 404, so none could be made by impersonation)",

@@ -34,7 +34,8 @@ function checkInvalid(response: ApiResponse, what: string): void {
 
 /**
  * A Pod create, retried while a real cluster has not yet made the new namespace's default
- * ServiceAccount (its admission plugin refuses pods until then; the embedded server has none).
+ * ServiceAccount (its admission plugin refuses pods until then; the embedded server, with
+ * defaultServiceAccounts on, makes it at once).
  */
 async function postPod(context: CaseContext, path: string, pod: unknown): Promise<ApiResponse> {
   await awaitDefaultServiceAccount(context);

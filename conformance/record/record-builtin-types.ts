@@ -208,6 +208,17 @@ export const SAMPLES: Readonly<Record<string, Json>> = {
     ports: [{ name: "http", port: 80 }],
     endpoints: [{ addresses: ["10.1.0.1"] }, { addresses: ["10.1.0.2"], conditions: { ready: true } }],
   },
+  horizontalpodautoscalers: {
+    apiVersion: "autoscaling/v2",
+    kind: "HorizontalPodAutoscaler",
+    metadata: { name: "web" },
+    spec: {
+      scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" },
+      minReplicas: 1,
+      maxReplicas: 5,
+      metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 70 } } }],
+    },
+  },
   controllerrevisions: {
     apiVersion: "apps/v1",
     kind: "ControllerRevision",
@@ -218,6 +229,7 @@ export const SAMPLES: Readonly<Record<string, Json>> = {
 };
 
 const TABLE_ACCEPT = "application/json;as=Table;v=v1;g=meta.k8s.io";
+const PROTOBUF = "application/vnd.kubernetes.protobuf";
 
 /** One recorded type (the data file's `types` entries). */
 export interface RecordedType {
@@ -229,8 +241,13 @@ export interface RecordedType {
   readonly subresources: Readonly<Record<string, Json>>;
   /** The Table's columnDefinitions for the collection. */
   readonly columns: readonly Json[];
-  /** For a type with a sample: what was sent, what the create answer was, the Table row's cells. */
-  readonly sample?: { readonly sent: Json; readonly created: Json; readonly cells: readonly unknown[] };
+  /**
+   * For a type with a sample: what was sent, what the create answer was, the Table row's cells, and
+   * the object read back as JSON (`fetched`) and as Protobuf (`protobuf`, base64 of the body) at one
+   * resourceVersion. The Protobuf body is kept as sent (no placeholders): tests decode it and
+   * compare with `fetched`, and encode that back to the same bytes.
+   */
+  readonly sample?: { readonly sent: Json; readonly created: Json; readonly cells: readonly unknown[]; readonly fetched: Json; readonly protobuf: string };
 }
 
 const NAMESPACE_PLACEHOLDER = "<namespace>";
@@ -267,6 +284,19 @@ async function record(plane: KubeControlPlane, log: (line: string) => void): Pro
     if (response.status >= 300 && !(method === "DELETE" && response.status === 404)) throw new Error(`${method} ${path}: ${response.status} ${text}`);
     return JSON.parse(text) as Json;
   };
+  /** The object as JSON and as Protobuf at one resourceVersion (read again while a controller writes it meanwhile). */
+  const bothForms = async (path: string): Promise<{ json: Json; protobuf: Buffer }> => {
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const before = await request("GET", path, "application/json");
+      const response = await fetch(`${plane.url}${path}`, { headers: { authorization: `Bearer ${plane.adminToken}`, accept: PROTOBUF }, dispatcher: agent });
+      const protobuf = Buffer.from(await response.arrayBuffer());
+      if (response.status !== 200) throw new Error(`GET ${path} as Protobuf: ${response.status}`);
+      const after = await request("GET", path, "application/json");
+      if (before.metadata.resourceVersion === after.metadata.resourceVersion) return { json: after, protobuf };
+      await new Promise((resolveWait) => setTimeout(resolveWait, 500));
+    }
+    throw new Error(`GET ${path}: the object kept changing; no JSON and Protobuf of one resourceVersion`);
+  };
   const gitVersion = (await request("GET", "/version", "application/json")).gitVersion as string;
   log(`recording the built-in types of kube-apiserver ${gitVersion}`);
   const namespace = `orb-record-types-${Math.random().toString(36).slice(2, 8)}`;
@@ -292,7 +322,14 @@ async function record(plane: KubeControlPlane, log: (line: string) => void): Pro
         cleanups.push(() => request("DELETE", `${collection}/${sent.metadata.name}`, "application/json"));
         const table = await request("GET", `${collection}/${sent.metadata.name}`, TABLE_ACCEPT);
         const uid = created.metadata.uid as string;
-        sample = { sent, created: stabilized(created, namespace, uid), cells: stabilized(table.rows[0].cells, namespace, uid) };
+        const both = await bothForms(`${collection}/${sent.metadata.name}`);
+        sample = {
+          sent,
+          created: stabilized(created, namespace, uid),
+          cells: stabilized(table.rows[0].cells, namespace, uid),
+          fetched: stabilized(both.json, namespace, uid),
+          protobuf: both.protobuf.toString("base64"),
+        };
       }
       const table = await request("GET", collection, TABLE_ACCEPT);
       types[resource] = { group, version, discovery, subresources, columns: table.columnDefinitions, ...(sample === undefined ? {} : { sample }) };

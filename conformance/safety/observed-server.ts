@@ -81,6 +81,8 @@ export async function startObservedServer(options: ObservedServerOptions): Promi
     seed: randomBytes(16).toString("hex"),
     auth: { tokens: parseStaticTokenFile(tokenFile(options)).tokens, policy: parsePolicyFile(POLICY) },
     customResourceDefinitions: [parseCustomResourceDefinition(WIDGETS)],
+    // As a cluster (and `serve`): each namespace gets its default ServiceAccount, which Pod cases wait for.
+    defaultServiceAccounts: true,
     ...retention,
     wrap: observe,
     ...(options.tls !== undefined && { tls: options.tls }),

@@ -114,6 +114,8 @@ export async function startEmbeddedTarget(dialect: Dialect, options: EmbeddedTar
     auth,
     defects,
     customResourceDefinitions: [SAMPLE_CUSTOM_RESOURCE],
+    // As `serve` (and so for the planted-defect runs too): Pod cases wait for the default ServiceAccount.
+    defaultServiceAccounts: true,
   });
   const http = await serveHttp(server.handle, {
     host: "127.0.0.1",

@@ -67,6 +67,16 @@ interface Row {
 const configMapYaml = (name: string, data: Record<string, string>) =>
   ["apiVersion: v1", "kind: ConfigMap", "metadata:", `  name: ${name}`, "data:", ...Object.entries(data).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`), ""].join("\n");
 
+/** A ServiceAccount, a Role and its binding, a StatefulSet, a Job and an HPA: the kinds beyond the first nine. */
+const APP_MANIFEST = [
+  "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: builder",
+  "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: pod-reader\nrules:\n- apiGroups: [\"\"]\n  resources: [pods]\n  verbs: [get, list, watch]",
+  "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: read-pods\nsubjects:\n- kind: ServiceAccount\n  name: builder\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: pod-reader",
+  "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\nspec:\n  serviceName: db\n  selector:\n    matchLabels: {app: db}\n  template:\n    metadata:\n      labels: {app: db}\n    spec:\n      containers:\n      - name: main\n        image: postgres:16",
+  "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: once\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: main\n        image: busybox:1.36\n        command: [\"true\"]",
+  "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 1\n  maxReplicas: 5\n  metrics:\n  - type: Resource\n    resource:\n      name: cpu\n      target: {type: Utilization, averageUtilization: 70}",
+].join("\n---\n");
+
 const ROWS: readonly Row[] = [
   // kubectl 1.27 prints version.Info{…} (and a deprecation warning), later ones the short form.
   { args: ["version"], code: 0, stdout: /^Client Version: [\s\S]*^Server Version: (?:v1\.26\.4\+orb-harness$|version\.Info\{.*GitVersion:"v1\.26\.4\+orb-harness")/m },
@@ -113,6 +123,26 @@ const ROWS: readonly Row[] = [
   { args: ["get", "configmap", "settings", "-o", "jsonpath={.metadata.annotations.note}"], code: 0, stdout: /^hi$/ },
   { args: ["scale", "deployment", "web", "--replicas=3"], code: 0, stdout: /^deployment\.apps\/web scaled\n$/ },
   { args: ["get", "deployment", "web", "-o", "jsonpath={.spec.replicas}"], code: 0, stdout: /^3$/ },
+  // the other built-in types: one manifest of six kinds, imperative creates, their tables, a StatefulSet's scale
+  {
+    args: ["apply", "-f", "FILE:app.yaml"],
+    files: { "app.yaml": APP_MANIFEST },
+    code: 0,
+    stdout: /^serviceaccount\/builder created\nrole\.rbac\.authorization\.k8s\.io\/pod-reader created\nrolebinding\.rbac\.authorization\.k8s\.io\/read-pods created\nstatefulset\.apps\/db created\njob\.batch\/once created\nhorizontalpodautoscaler\.autoscaling\/web created\n$/,
+  },
+  // `default` is made by the server's ServiceAccount controller, as kube-controller-manager makes it.
+  { args: ["get", "serviceaccounts"], code: 0, stdout: /^NAME\s+SECRETS\s+AGE\nbuilder\s+0\s+\S+\ndefault\s+0\s+\S+\n$/ },
+  { args: ["get", "statefulsets", "-o", "wide"], code: 0, stdout: /^NAME\s+READY\s+AGE\s+CONTAINERS\s+IMAGES\ndb\s+0\/1\s+\S+\s+main\s+postgres:16\n$/ },
+  { args: ["get", "jobs"], code: 0, stdout: /^NAME\s+COMPLETIONS\s+DURATION\s+AGE\nonce\s+0\/1\s+\S+\n$/ },
+  { args: ["get", "hpa"], code: 0, stdout: /^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE\nweb\s+Deployment\/web\s+<unknown>\/70%\s+1\s+5\s+0\s+\S+\n$/ },
+  { args: ["scale", "statefulset", "db", "--replicas=2"], code: 0, stdout: /^statefulset\.apps\/db scaled\n$/ },
+  { args: ["get", "statefulset", "db", "-o", "jsonpath={.spec.replicas}"], code: 0, stdout: /^2$/ },
+  { args: ["create", "serviceaccount", "robot"], code: 0, stdout: /^serviceaccount\/robot created\n$/ },
+  { args: ["create", "role", "cm-reader", "--verb=get,list", "--resource=configmaps"], code: 0, stdout: /^role\.rbac\.authorization\.k8s\.io\/cm-reader created\n$/ },
+  { args: ["create", "rolebinding", "robot-reads", "--role=cm-reader", "--serviceaccount=default:robot"], code: 0, stdout: /^rolebinding\.rbac\.authorization\.k8s\.io\/robot-reads created\n$/ },
+  { args: ["get", "rolebindings"], code: 0, stdout: /^NAME\s+ROLE\s+AGE\nread-pods\s+Role\/pod-reader\s+\S+\nrobot-reads\s+Role\/cm-reader\s+\S+\n$/ },
+  { args: ["create", "job", "again", "--image=busybox:1.36"], code: 0, stdout: /^job\.batch\/again created\n$/ },
+  { args: ["explain", "statefulsets.spec.serviceName"], code: 0, stdout: /FIELD:\s+serviceName <string>/ },
   // watch: the initial list, then the change made while it runs; ended by --request-timeout
   {
     args: ["get", "configmaps", "--watch", "--request-timeout=4s"],

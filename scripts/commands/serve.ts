@@ -7,7 +7,7 @@ import { socketAnswers } from "../../sim/apiserver/responses/http-response.ts";
 import { goPlatform } from "../../sim/apiserver/discovery/server-version.ts";
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "../../sim/apiserver/admission/service-allocation.ts";
 import { parseSideEffectPlugin, type SideEffectPlugin } from "../../sim/apiserver/admission/side-effect-plugins.ts";
-import { parsePolicyFile, parseStaticTokenFile, type AuthConfig } from "../../sim/apiserver/auth/index.ts";
+import { AUTHORIZATION_MODES, parsePolicyFile, parseStaticTokenFile, type AuthConfig, type AuthorizationMode } from "../../sim/apiserver/auth/index.ts";
 import { parseCustomResourceDefinition, type CustomResourceDefinition } from "../../sim/apiserver/routing/custom-resources.ts";
 import type { DefectName } from "../../sim/apiserver/defects/defects.ts";
 import { Rng } from "../../sim/kernel/rng.ts";
@@ -35,7 +35,8 @@ export const serveCommand: CliCommand = {
     "usage: orb-harness serve [--host 127.0.0.1] [--port N|0] [--dialect kubernetes|orb] [--history 5m]",
     "                         [--compaction-interval 5m] [--bookmark-interval 1m] [--watch-buffer 1000] [--opaque-resource-versions]",
     "                         [--service-cluster-ip-range 10.0.0.0/24] [--admission-plugin NAME=RES[,RES]:SIDEEFFECTS]...",
-    "                         [--token-file FILE --policy-file FILE] [--fail-check NAME]... [--shutdown-delay-duration 0s]",
+    "                         [--token-file FILE] [--authorization-mode RBAC|AlwaysAllow] [--policy-file FILE]",
+    "                         [--fail-check NAME]... [--shutdown-delay-duration 0s]",
     "                         [--livez-grace-period 0s] [--tls-cert-file FILE --tls-private-key-file FILE]",
     "                         [--defect NAME]...",
     "",
@@ -53,6 +54,12 @@ export const serveCommand: CliCommand = {
     "  --token-file                 static tokens, Kubernetes' CSV: token,user,uid,\"group1,group2\"",
     "  --policy-file                YAML rules (user or group, apiGroups, resources, verbs, namespaces);",
     "                               with either file, authentication and authorization are on",
+    "  --authorization-mode         RBAC: Roles, ClusterRoles and their bindings authorize, as kube-apiserver's",
+    "                               (needs --token-file and --dialect kubernetes; kube-apiserver's bootstrap",
+    "                               ClusterRoles and bindings exist at start, system:masters may do anything);",
+    "                               with --policy-file too, its rules are a second authorizer (allowed by either).",
+    "                               AlwaysAllow: every request is allowed (not with --policy-file).",
+    "                               Default: the policy file's rules when there is one, else AlwaysAllow",
     "  --tls-cert-file              serve https with this PEM certificate (chain); kubectl sends a token",
     "                               (--token) only over https",
     "  --tls-private-key-file       the PEM private key of --tls-cert-file (both or neither)",
@@ -103,6 +110,7 @@ const SERVE_FLAGS = {
   "admission-plugin": "repeated",
   "token-file": "string",
   "policy-file": "string",
+  "authorization-mode": "string",
   "tls-cert-file": "string",
   "tls-private-key-file": "string",
   "fail-check": "repeated",
@@ -161,7 +169,11 @@ function serveOptions(args: readonly string[]): ServeOptions | "list-defects" {
     throw new UsageError((error as Error).message);
   }
   const tls = loadTls(values.get("tls-cert-file"), values.get("tls-private-key-file"));
-  const auth = loadAuth(values.get("token-file"), values.get("policy-file"));
+  const authorizationMode = authorizationModeFlag(values.get("authorization-mode"), values.get("token-file"), values.get("policy-file"));
+  if (authorizationMode === "RBAC" && dialect.name !== "kubernetes") {
+    throw new UsageError("--authorization-mode RBAC needs --dialect kubernetes (its bootstrap policy is kube-apiserver's)");
+  }
+  const auth = loadAuth(values.get("token-file"), values.get("policy-file"), authorizationMode);
   const health = {
     failChecks: values.get("fail-check") ?? [],
     shutdownDelayMs: durationFlagMs(values.get("shutdown-delay-duration") ?? "0s", "shutdown-delay-duration", true),
@@ -220,6 +232,8 @@ async function serve(options: ServeOptions, output: CliOutput): Promise<number> 
       build: { platform: goPlatform(process.platform, process.arch) },
       hostMetrics: () => hostMetricLines(listening),
       ...(planted.size > 0 && { defects: planted }),
+      // Real clients (kubectl, the conformance suite) wait for each namespace's default ServiceAccount before creating Pods.
+      defaultServiceAccounts: true,
     });
   } catch (error) {
     // An unknown --fail-check name, for one.
@@ -277,7 +291,21 @@ function loadTls(certFile: string | undefined, keyFile: string | undefined): Tls
   return readTlsFiles(certFile, keyFile);
 }
 
-function loadAuth(tokenFile: string | undefined, policyFile: string | undefined): AuthConfig | undefined {
+/**
+ * `--authorization-mode`, checked against the files given: RBAC judges users, so it needs tokens
+ * (without them every caller would be system:anonymous); AlwaysAllow with a policy file would
+ * ignore the file, which is surely not what was meant.
+ */
+function authorizationModeFlag(value: string | undefined, tokenFile: string | undefined, policyFile: string | undefined): AuthorizationMode | undefined {
+  if (value === undefined) return undefined;
+  const mode = AUTHORIZATION_MODES.find((known) => known === value);
+  if (mode === undefined) throw new UsageError(`--authorization-mode must be ${AUTHORIZATION_MODES.join(" or ")}, got ${JSON.stringify(value)}`);
+  if (mode === "RBAC" && tokenFile === undefined) throw new UsageError("--authorization-mode RBAC needs --token-file (RBAC authorizes users; without tokens every caller is anonymous)");
+  if (mode === "AlwaysAllow" && policyFile !== undefined) throw new UsageError("--authorization-mode AlwaysAllow allows everything: drop --policy-file, or use RBAC to combine them");
+  return mode;
+}
+
+function loadAuth(tokenFile: string | undefined, policyFile: string | undefined, authorizationMode: AuthorizationMode | undefined): AuthConfig | undefined {
   if (tokenFile === undefined && policyFile === undefined) return undefined;
   const read = (file: string, flag: string) => {
     try {
@@ -290,6 +318,7 @@ function loadAuth(tokenFile: string | undefined, policyFile: string | undefined)
     return {
       ...(tokenFile !== undefined && { tokens: parseStaticTokenFile(read(tokenFile, "--token-file")).tokens }),
       ...(policyFile !== undefined && { policy: parsePolicyFile(read(policyFile, "--policy-file")) }),
+      ...(authorizationMode !== undefined && { authorizationMode }),
     };
   } catch (error) {
     if (error instanceof UsageError) throw error;

@@ -14,6 +14,7 @@ import { ApiError, failure } from "./responses/api-error.ts";
 import { plainInternalErrorResponse, PlainInternalError } from "./responses/plain-internal-error.ts";
 import { routeRequest } from "./routing/request-router.ts";
 import { NamespaceController } from "./controllers/namespace-controller.ts";
+import { ServiceAccountController } from "./controllers/service-account-controller.ts";
 import { ResourceRegistry } from "./routing/resource-types.ts";
 import { EncodedEventCache } from "./watch/encoded-event-cache.ts";
 import { WatchBroadcasts } from "./watch/watch-broadcast.ts";
@@ -27,7 +28,7 @@ import { negotiatedErrorResponse } from "./responses/representation.ts";
 import type { BuildInfo } from "./discovery/server-version.ts";
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseIpv4Cidr } from "./admission/service-allocation.ts";
 import type { SideEffectPlugin } from "./admission/side-effect-plugins.ts";
-import type { AuthConfig } from "./auth/index.ts";
+import { createRbacBootstrapPolicy, rbacTypes, storeRbacObjects, withRbacAuthorizer, type AuthConfig } from "./auth/index.ts";
 import { HealthState, type HealthStateOptions } from "./health/index.ts";
 import { isDefectName, NO_DEFECTS, type DefectName } from "./defects/defects.ts";
 import { WritePipeline } from "./defects/write-pipeline.ts";
@@ -75,7 +76,7 @@ export interface ApiServerOptions {
   readonly serviceClusterIpRange?: string;
   /** Admission plugins with declared side effects, which dry runs may not reach (doc 1 §4.4.5). */
   readonly sideEffectPlugins?: readonly SideEffectPlugin[];
-  /** Static tokens and policy rules (doc 1 §5); authentication and authorization are off without them. */
+  /** Static tokens, policy rules, RBAC mode (doc 1 §5); authentication and authorization are off without them. */
   readonly auth?: AuthConfig;
   /** Checks that fail on purpose (`--fail-check`), the livez grace period, the shutdown delay (doc 1 §4.5). */
   readonly health?: Omit<HealthStateOptions, "dialect" | "clock">;
@@ -90,6 +91,13 @@ export interface ApiServerOptions {
    * default. Only `serve --defect` and conformance/defects.test.ts set this.
    */
   readonly defects?: ReadonlySet<DefectName>;
+  /**
+   * Run kube-controller-manager's default-ServiceAccount controller and the ServiceAccount
+   * admission lookup (a Pod naming a missing ServiceAccount is refused), as a real cluster does.
+   * Off by default: simulations must keep their trace hashes; `serve`, the library and the
+   * conformance target, where real clients wait for `default` before creating Pods, turn it on.
+   */
+  readonly defaultServiceAccounts?: boolean;
 }
 
 /** An embedded API server over its own store. */
@@ -99,6 +107,7 @@ export class ApiServer {
   private readonly context: ServerContext;
   private readonly compactor: TimerHandle;
   private readonly namespaces: NamespaceController;
+  private readonly serviceAccounts: ServiceAccountController | undefined;
 
   constructor(private readonly options: ApiServerOptions) {
     this.dialect = options.dialect ?? dialectByName("orb");
@@ -113,12 +122,15 @@ export class ApiServer {
       resourceVersions: options.opaqueResourceVersions === true ? opaqueResourceVersions : decimalResourceVersions,
       ...(writePipeline !== undefined && { plantedDefects: writePipeline.storeDefects }),
     });
+    const registry = new ResourceRegistry(this.dialect, (options.customResourceDefinitions ?? []).map((definition) => definition.type));
+    // RBAC mode: Roles, ClusterRoles and bindings in this store authorize (auth/rbac-authorizer.ts).
+    const rbac = options.auth?.authorizationMode === "RBAC" ? rbacTypes(registry, this.dialect) : undefined;
     const context = {
       store: this.store,
       clock: options.clock,
       rng: options.rng,
       dialect: this.dialect,
-      registry: new ResourceRegistry(this.dialect, (options.customResourceDefinitions ?? []).map((definition) => definition.type)),
+      registry,
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? watchBookmarkIntervalMs,
       watchFlushIntervalMs: options.watchFlushIntervalMs ?? 0,
       watchEncodings: new EncodedEventCache(),
@@ -127,8 +139,9 @@ export class ApiServer {
       admission: {
         serviceRange: parseIpv4Cidr(options.serviceClusterIpRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE),
         sideEffectPlugins: options.sideEffectPlugins ?? [],
+        serviceAccountLookup: options.defaultServiceAccounts === true,
       },
-      auth: options.auth,
+      auth: rbac === undefined || options.auth === undefined ? options.auth : withRbacAuthorizer(options.auth, storeRbacObjects(this.store, rbac)),
       health: new HealthState({ dialect: this.dialect, clock: options.clock, ...options.health }),
       defects,
       writePipeline,
@@ -142,10 +155,14 @@ export class ApiServer {
     };
     this.handle = withPlantedResponseDefects(this.answer, defects, this.dialect);
     this.createSystemNamespaces();
+    // As kube-apiserver's rbac/bootstrap-roles hook: the bootstrap policy exists once the server serves.
+    if (rbac !== undefined) createRbacBootstrapPolicy(this.store, rbac, options, new Set(Object.values(this.dialect.namespaces)));
     this.storeCustomResourceDefinitions();
     this.compactor = startCompactor(this.store, options.clock, options.compactionIntervalMs ?? defaultCompactionIntervalMs);
     this.namespaces = new NamespaceController(this.context);
     this.namespaces.start();
+    this.serviceAccounts = options.defaultServiceAccounts === true ? new ServiceAccountController(this.context) : undefined;
+    this.serviceAccounts?.start();
   }
 
   /**
@@ -181,10 +198,11 @@ export class ApiServer {
     this.context.health.beginShutdown(close);
   }
 
-  /** Stops background work (compaction, the namespace controller). Open watches end. */
+  /** Stops background work (compaction, the namespace and ServiceAccount controllers). Open watches end. */
   close(): void {
     this.compactor.cancel();
     this.namespaces.stop();
+    this.serviceAccounts?.stop();
     this.store.closeAllWatches();
   }
 

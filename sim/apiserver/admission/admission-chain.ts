@@ -10,6 +10,7 @@ import { validateObject } from "./object-validation.ts";
 import { checkNamespaceDeletable } from "./namespace-lifecycle.ts";
 import { withDeploymentDefaults } from "./deployment-defaults.ts";
 import { withPodDefaults } from "./pod-defaults.ts";
+import { checkPodServiceAccount } from "./service-account-admission.ts";
 import { allocationsInUse, withServiceDefaults, type Ipv4Range } from "./service-allocation.ts";
 import { checkDryRunAllowed, type SideEffectPlugin } from "./side-effect-plugins.ts";
 
@@ -19,6 +20,8 @@ export interface AdmissionConfig {
   readonly serviceRange: Ipv4Range;
   /** Plugins declared with or without side effects (doc 1 §4.4.5). */
   readonly sideEffectPlugins: readonly SideEffectPlugin[];
+  /** Refuse a new Pod whose ServiceAccount does not exist (service-account-admission.ts; ApiServerOptions.defaultServiceAccounts). */
+  readonly serviceAccountLookup?: boolean;
 }
 
 /** Runs the chain on a write of `next` over `current` (undefined for a create); returns what to store. */
@@ -40,8 +43,12 @@ export function admitDelete(context: RegistryContext, type: ResourceType, name: 
 
 function mutate(context: RegistryContext, type: ResourceType, next: StoredObject, current: StoredObject | undefined, dry: boolean): StoredObject {
   switch (type.kind) {
-    case "Pod":
-      return current === undefined ? withPodDefaults(next, context.dialect) : next;
+    case "Pod": {
+      if (current !== undefined) return next;
+      const defaulted = withPodDefaults(next, context.dialect);
+      if (context.admission.serviceAccountLookup === true) checkPodServiceAccount(context, defaulted);
+      return defaulted;
+    }
     case "Deployment":
       // Defaulting, not admission: it runs on every write, as decoding does in kube-apiserver.
       return withDeploymentDefaults(next);

@@ -4,7 +4,8 @@
  */
 import type { ApiError } from "../responses/api-error.ts";
 import { authenticate, type RequestHeaders } from "./authenticate.ts";
-import { authorize, forbiddenError, skipsAuthorization, type RequestAttributes } from "./authorize.ts";
+import { forbiddenError, skipsAuthorization, type RequestAttributes } from "./authorize.ts";
+import { policyAuthorizer, type Authorizer } from "./authorizer.ts";
 import { impersonate } from "./impersonate.ts";
 import type { Policy } from "./policy-file.ts";
 import type { TokenTable } from "./token-file.ts";
@@ -16,6 +17,26 @@ export interface AuthConfig {
   readonly tokens?: TokenTable;
   /** `--policy-file`: with it, every request except the health endpoints must be allowed by a rule. */
   readonly policy?: Policy;
+  /**
+   * `--authorization-mode`: RBAC (the server's Roles, ClusterRoles and bindings decide, with the
+   * policy file's rules as a second authorizer when both are given; the server then sets
+   * `authorizer`), or AlwaysAllow (every authenticated or anonymous request is allowed, as without
+   * a policy file). Absent: the policy file decides when there is one.
+   */
+  readonly authorizationMode?: AuthorizationMode;
+  /** The authorizer the server built for `authorizationMode` RBAC (rbac-authorizer.ts); callers set mode, not this. */
+  readonly authorizer?: Authorizer;
+}
+
+/** The values of `--authorization-mode`. */
+export const AUTHORIZATION_MODES = ["RBAC", "AlwaysAllow"] as const;
+export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
+
+/** Who decides requests under `config`: undefined when every request is allowed (authorization off). */
+export function authorizerOf(config: AuthConfig | undefined): Authorizer | undefined {
+  if (config === undefined || config.authorizationMode === "AlwaysAllow") return undefined;
+  if (config.authorizer !== undefined) return config.authorizer;
+  return config.policy === undefined ? undefined : policyAuthorizer(config.policy);
 }
 
 /** The answer of `checkAccess`. */
@@ -41,10 +62,12 @@ export type AccessDecision =
  *   impersonation before it looks at the path); groups, extras or a uid without a user are the
  *   plain-text 500 (PlainInternalError); the rest of the request is judged as the impersonated user;
  * - the three health endpoints skip authorization;
- * - no policy file: allowed; otherwise `authorize`, and 403 `forbiddenError` when it denies.
+ * - no authorizer (no policy file, no RBAC, or AlwaysAllow): allowed; otherwise the authorizer
+ *   (authorizer.ts), and 403 `forbiddenError` with its reason when it does not allow.
  */
 export function checkAccess(config: AuthConfig | undefined, headers: RequestHeaders, attributes: RequestAttributes): AccessDecision {
-  if (config === undefined || (config.tokens === undefined && config.policy === undefined)) {
+  const authorizer = authorizerOf(config);
+  if (config === undefined || (config.tokens === undefined && authorizer === undefined)) {
     return { allowed: true, user: undefined, reason: "authentication and authorization are off" };
   }
   let user = anonymousUser;
@@ -53,7 +76,7 @@ export function checkAccess(config: AuthConfig | undefined, headers: RequestHead
     if (result.outcome === "unauthorized") return { allowed: false, error: result.error };
     user = result.user;
   }
-  const impersonation = impersonate(user, headers, config.policy);
+  const impersonation = impersonate(user, headers, authorizer);
   if (impersonation.outcome === "refused") return { allowed: false, error: impersonation.error };
   const requester = user;
   if (impersonation.outcome === "impersonated") user = impersonation.user;
@@ -62,8 +85,8 @@ export function checkAccess(config: AuthConfig | undefined, headers: RequestHead
   if (attributes.kind === "nonResource" && skipsAuthorization(attributes.path)) {
     return { allowed: true, user, reason: "health endpoint: authorization skipped", ...impersonating };
   }
-  if (config.policy === undefined) return { allowed: true, user, reason: "no policy file: every request allowed", ...impersonating };
-  const decision = authorize(user, attributes, config.policy);
+  if (authorizer === undefined) return { allowed: true, user, reason: "no policy file: every request allowed", ...impersonating };
+  const decision = authorizer.authorize(user, attributes);
   if (!decision.allowed) return { allowed: false, error: forbiddenError(user, attributes, decision.reason) };
   return { allowed: true, user, reason: decision.reason, ...impersonating };
 }

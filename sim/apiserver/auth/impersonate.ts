@@ -23,7 +23,8 @@
 import type { ApiError } from "../responses/api-error.ts";
 import { PlainInternalError } from "../responses/plain-internal-error.ts";
 import type { RequestHeaders } from "./authenticate.ts";
-import { authorize, forbiddenError, type ResourceAttributes } from "./authorize.ts";
+import { forbiddenError, type ResourceAttributes } from "./authorize.ts";
+import { asAuthorizer, type Authorizer } from "./authorizer.ts";
 import { readImpersonationHeaders, type ImpersonationHeaders, type ImpersonationRequest } from "./impersonation-headers.ts";
 import type { Policy } from "./policy-file.ts";
 import { serviceAccountGroups } from "./service-account-user.ts";
@@ -43,10 +44,11 @@ export type ImpersonationResult =
   | { readonly outcome: "refused"; readonly error: ApiError };
 
 /**
- * Whom a request acts as, given its authenticated `requester` and headers, under `policy`
- * (undefined: authorization off, so every impersonation is allowed).
+ * Whom a request acts as, given its authenticated `requester` and headers, under `authorization`
+ * (an authorizer or a policy; undefined: authorization off, so every impersonation is allowed).
  */
-export function impersonate(requester: UserInfo, headers: RequestHeaders, policy: Policy | undefined): ImpersonationResult {
+export function impersonate(requester: UserInfo, headers: RequestHeaders, authorization: Authorizer | Policy | undefined): ImpersonationResult {
+  const authorizer = asAuthorizer(authorization);
   let asked: ImpersonationHeaders;
   try {
     asked = readImpersonationHeaders(headers);
@@ -64,8 +66,8 @@ export function impersonate(requester: UserInfo, headers: RequestHeaders, policy
   const extra = new Map<string, string[]>();
   for (const request of requests) {
     const attributes = impersonationAttributes(request);
-    if (policy !== undefined) {
-      const decision = authorize(requester, attributes, policy);
+    if (authorizer !== undefined) {
+      const decision = authorizer.authorize(requester, attributes);
       if (!decision.allowed) return { outcome: "refused", error: forbiddenError(requester, attributes, decision.reason) };
     }
     switch (request.kind) {

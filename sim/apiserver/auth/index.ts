@@ -12,7 +12,12 @@ export {
   type RequestAttributes,
   type ResourceAttributes,
 } from "./authorize.ts";
-export { checkAccess, type AccessDecision, type AuthConfig } from "./check-access.ts";
+export { AUTHORIZATION_MODES, authorizerOf, checkAccess, type AccessDecision, type AuthConfig, type AuthorizationMode } from "./check-access.ts";
+export { policyAuthorizer, unionAuthorizer, type Authorizer, type AuthorizerRules } from "./authorizer.ts";
+export { PRIVILEGED_GROUP, rbacAuthorizer, rbacModeAuthorizer, type RbacObjects, type RbacRole } from "./rbac-authorizer.ts";
+export { rbacTypes, storeRbacObjects, type RbacTypes } from "./rbac-store-objects.ts";
+export { createRbacBootstrapPolicy, rbacBootstrapData } from "./rbac-bootstrap.ts";
+export { withRbacAuthorizer } from "./rbac-mode.ts";
 export { requestAttributes, sameRequest } from "./request-info.ts";
 export { AUTHENTICATION_GROUP, IMPERSONATE_VERB, impersonate, impersonationAttributes, type ImpersonationResult } from "./impersonate.ts";
 export {

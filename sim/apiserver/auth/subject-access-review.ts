@@ -6,11 +6,12 @@
  * groups?, uid?, extra?, resourceAttributes?: {namespace, verb, group, version, resource,
  * subresource, name}, nonResourceAttributes?: {path, verb}}}`. Answer: 201 Created with the review
  * echoed (metadata gains `creationTimestamp: null`; spec fields in Kubernetes' order, empty ones
- * dropped) and `status: {allowed, reason?}`: `reason` names the allowing rule, and is absent on a
- * denial, as in the transcript. `denied` never appears: policy rules only allow.
+ * dropped) and `status: {allowed, reason?}`: `reason` names the allowing rule or RBAC binding, and
+ * is absent on a denial, as in the transcript, unless RBAC says why (a binding naming a role that
+ * does not exist). `denied` never appears: policy rules and RBAC only allow.
  *
  * The review is judged for exactly the user and groups the spec names: Kubernetes adds no
- * `system:authenticated` to them. Without a policy file (authorization off) every review is
+ * `system:authenticated` to them. Without an authorizer (authorization off) every review is
  * allowed. Whether the caller may create reviews is the router's question (verb create on
  * subjectaccessreviews in the authorization group, cluster scope).
  *
@@ -21,7 +22,8 @@ import type { Dialect } from "../../../spec/dialects.ts";
 import type { StatusCause } from "../../../spec/doc1/errors.ts";
 import { badRequest, invalid, invalidValue, type ApiError } from "../responses/api-error.ts";
 
-import { authorize, type RequestAttributes } from "./authorize.ts";
+import type { RequestAttributes } from "./authorize.ts";
+import { asAuthorizer, type Authorizer } from "./authorizer.ts";
 import type { Policy } from "./policy-file.ts";
 import type { UserInfo } from "./user.ts";
 import { goQuote } from "../responses/go-text.ts";
@@ -83,11 +85,12 @@ export interface SubjectAccessReviewResponse {
 }
 
 /**
- * Answers a decoded SubjectAccessReview body under `policy` (undefined: authorization off).
+ * Answers a decoded SubjectAccessReview body under `authorization`: the server's authorizer (or a
+ * policy; undefined: authorization off), the same one that judges requests.
  * Throws an ApiError: 400 for a body of another kind or apiVersion or with fields of the wrong
  * type, 422 Invalid for a spec that names no subject, or both or neither kind of attributes.
  */
-export function subjectAccessReview(body: Record<string, unknown>, policy: Policy | undefined, dialect: Dialect): SubjectAccessReviewResponse {
+export function subjectAccessReview(body: Record<string, unknown>, authorization: Authorizer | Policy | undefined, dialect: Dialect): SubjectAccessReviewResponse {
   const apiVersion = `${dialect.groups.authorization}/v1`;
   checkTypeMeta(body, apiVersion);
   const spec = readSpec(body["spec"]);
@@ -95,8 +98,9 @@ export function subjectAccessReview(body: Record<string, unknown>, policy: Polic
 
   const metadata = readMetadata(body["metadata"]);
   let status: SarStatus = { allowed: true };
-  if (policy !== undefined) {
-    const decision = authorize({ name: spec.user ?? "", uid: spec.uid ?? "", groups: spec.groups ?? [] }, attributesOf(spec), policy);
+  const authorizer = asAuthorizer(authorization);
+  if (authorizer !== undefined) {
+    const decision = authorizer.authorize({ name: spec.user ?? "", uid: spec.uid ?? "", groups: spec.groups ?? [] }, attributesOf(spec));
     status = decision.reason === "" ? { allowed: decision.allowed } : { allowed: decision.allowed, reason: decision.reason };
   }
   return {
@@ -125,12 +129,12 @@ const SELF_SPEC_FIELDS: ReadonlySet<string> = new Set(["resourceAttributes", "no
 
 /**
  * Answers a SelfSubjectAccessReview for `caller` (the authenticated user, or the impersonated one)
- * under `policy`. Whatever subject the spec names is ignored: the review is about the caller, so a
+ * under `authorization`. Whatever subject the spec names is ignored: the review is about the caller, so a
  * caller cannot learn another user's rights this way (transcript
  * security-self-sar-names-other-user: spec.user orb-harness-admin and spec.groups system:masters
  * give the caller's own `allowed: false`). The answer echoes only the attributes.
  */
-export function selfSubjectAccessReview(body: Record<string, unknown>, caller: UserInfo, policy: Policy | undefined, dialect: Dialect): SelfSubjectAccessReviewResponse {
+export function selfSubjectAccessReview(body: Record<string, unknown>, caller: UserInfo, authorization: Authorizer | Policy | undefined, dialect: Dialect): SelfSubjectAccessReviewResponse {
   checkTypeMeta(body, `${dialect.groups.authorization}/v1`, SELF_SUBJECT_ACCESS_REVIEW_KIND);
   const rawSpec = body["spec"];
   const given = isObject(rawSpec) ? rawSpec : {};
@@ -146,7 +150,7 @@ export function selfSubjectAccessReview(body: Record<string, unknown>, caller: U
   };
   const review = subjectAccessReview(
     { ...body, kind: SUBJECT_ACCESS_REVIEW_KIND, spec: rawSpec === undefined || rawSpec === null ? subject : { ...attributes, ...subject } },
-    policy,
+    authorization,
     dialect,
   );
   const { resourceAttributes, nonResourceAttributes } = review.body.spec;

@@ -15,6 +15,8 @@
  * - authorization off (no policy file): Kubernetes' AlwaysAllow authorizer's rules, everything:
  *   `{verbs: ["*"], apiGroups: ["*"], resources: ["*"]}` and `{verbs: ["*"], nonResourceURLs: ["*"]}`
  *   (the same two rules a real server lists first for a system:masters user, transcript ssrr-admin);
+ * - RBAC (`--authorization-mode RBAC`): system:masters' two rules of everything, then the rules of
+ *   every binding of the caller, ClusterRoleBindings first (rbac-authorizer.ts);
  * - a policy file: every rule of it whose subject is the caller (its name, or one of its groups)
  *   and that applies in the namespace, then the built-in rules that apply to the caller (discovery,
  *   version, health), in that order. Kubernetes lists the rules of each binding, in an order that
@@ -24,7 +26,7 @@
  */
 import type { Dialect } from "../../../spec/dialects.ts";
 import { badRequest } from "../responses/api-error.ts";
-import { rulesFor } from "./authorize.ts";
+import { asAuthorizer, type Authorizer, type ReviewNonResourceRule, type ReviewResourceRule } from "./authorizer.ts";
 import type { Policy } from "./policy-file.ts";
 import { checkTypeMeta } from "./subject-access-review.ts";
 import type { UserInfo } from "./user.ts";
@@ -32,19 +34,7 @@ import type { UserInfo } from "./user.ts";
 /** The kind of the review. */
 export const SELF_SUBJECT_RULES_REVIEW_KIND = "SelfSubjectRulesReview";
 
-/** One `status.resourceRules` entry, Kubernetes' field order. */
-export interface ReviewResourceRule {
-  readonly verbs: readonly string[];
-  readonly apiGroups?: readonly string[];
-  readonly resources?: readonly string[];
-  readonly resourceNames?: readonly string[];
-}
-
-/** One `status.nonResourceRules` entry. */
-export interface ReviewNonResourceRule {
-  readonly verbs: readonly string[];
-  readonly nonResourceURLs?: readonly string[];
-}
+export type { ReviewNonResourceRule, ReviewResourceRule } from "./authorizer.ts";
 
 /** The answered review. */
 export interface SelfSubjectRulesReview {
@@ -56,6 +46,8 @@ export interface SelfSubjectRulesReview {
     readonly resourceRules: readonly ReviewResourceRule[];
     readonly nonResourceRules: readonly ReviewNonResourceRule[];
     readonly incomplete: boolean;
+    /** Why some rules could not be read (RBAC: a binding naming a missing role); absent when none. */
+    readonly evaluationError?: string;
   };
 }
 
@@ -74,10 +66,11 @@ const EVERYTHING = {
 
 /**
  * Answers a decoded SelfSubjectRulesReview body for `caller` (the authenticated user, the
- * impersonated one, or anonymous) under `policy` (undefined: authorization off). Throws an
+ * impersonated one, or anonymous) under `authorization`, the server's authorizer (or a policy;
+ * undefined: authorization off). Throws an
  * ApiError 400 for a body of another kind or apiVersion, a spec that is not an object, or no namespace.
  */
-export function selfSubjectRulesReview(body: Record<string, unknown>, caller: UserInfo, policy: Policy | undefined, dialect: Dialect): SelfSubjectRulesReviewResponse {
+export function selfSubjectRulesReview(body: Record<string, unknown>, caller: UserInfo, authorization: Authorizer | Policy | undefined, dialect: Dialect): SelfSubjectRulesReviewResponse {
   const apiVersion = `${dialect.groups.authorization}/v1`;
   checkTypeMeta(body, apiVersion, SELF_SUBJECT_RULES_REVIEW_KIND);
   const rawSpec = body["spec"];
@@ -93,7 +86,8 @@ export function selfSubjectRulesReview(body: Record<string, unknown>, caller: Us
   const unknownFields = Object.keys(spec)
     .filter((field) => field !== "namespace")
     .map((field) => `spec.${field}`);
-  const status = policy === undefined ? { ...EVERYTHING, incomplete: false } : { ...policyRules(caller, namespace, policy), incomplete: false };
+  const authorizer = asAuthorizer(authorization);
+  const status = authorizer === undefined ? { ...EVERYTHING, incomplete: false } : reviewStatus(authorizer, caller, namespace);
   return {
     status: 201,
     body: { kind: SELF_SUBJECT_RULES_REVIEW_KIND, apiVersion, metadata: { creationTimestamp: null }, spec: {}, status },
@@ -101,22 +95,9 @@ export function selfSubjectRulesReview(body: Record<string, unknown>, caller: Us
   };
 }
 
-function policyRules(caller: UserInfo, namespace: string, policy: Policy): { resourceRules: ReviewResourceRule[]; nonResourceRules: ReviewNonResourceRule[] } {
-  const resourceRules: ReviewResourceRule[] = [];
-  const nonResourceRules: ReviewNonResourceRule[] = [];
-  for (const rule of rulesFor(caller, namespace, policy)) {
-    if (rule.kind === "nonResource") {
-      nonResourceRules.push({ verbs: [...rule.verbs], nonResourceURLs: [...rule.nonResourceURLs] });
-    } else {
-      resourceRules.push({
-        verbs: [...rule.verbs],
-        apiGroups: [...rule.apiGroups],
-        resources: [...rule.resources],
-        ...(rule.resourceNames !== undefined && { resourceNames: [...rule.resourceNames] }),
-      });
-    }
-  }
-  return { resourceRules, nonResourceRules };
+function reviewStatus(authorizer: Authorizer, caller: UserInfo, namespace: string): SelfSubjectRulesReview["status"] {
+  const { resourceRules, nonResourceRules, evaluationError } = authorizer.rulesFor(caller, namespace);
+  return { resourceRules, nonResourceRules, incomplete: false, ...(evaluationError !== "" && { evaluationError }) };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

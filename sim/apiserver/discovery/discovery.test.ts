@@ -45,7 +45,8 @@ describe("discovery matches kube-apiserver 1.26 (kubernetes dialect)", () => {
     // authentication.k8s.io is served as v1alpha1 only (SelfSubjectReview, as 1.26 serves it with its
     // feature gate on; no TokenReview, so no v1): compared on its own below.
     // storage.k8s.io is served as v1 only (StorageClass; 1.26 also serves v1beta1 for CSIStorageCapacity): compared less v1beta1.
-    const separate = ["authentication.k8s.io", "storage.k8s.io"];
+    // autoscaling is served as v2 only (HorizontalPodAutoscaler; 1.26 also serves it as v1): compared less v1.
+    const separate = ["authentication.k8s.io", "storage.k8s.io", "autoscaling"];
     const names = new Set(ours.groups.map((group) => group.name).filter((name) => !separate.includes(name)));
     const withoutAuthentication = { ...ours, groups: ours.groups.filter((group) => !separate.includes(group.name)) };
     expect(serialized(withoutAuthentication)).toBe(serialized(keepServed(reference("discovery-apis"), "groups", names)));
@@ -53,7 +54,11 @@ describe("discovery matches kube-apiserver 1.26 (kubernetes dialect)", () => {
     expect(serialized(ours.groups.find((group) => group.name === "storage.k8s.io"))).toBe(
       serialized({ ...storage, versions: storage.versions.filter((version) => version.version === "v1") }),
     );
-    expect(ours.groups.map((group) => group.name)).toEqual(["apps", "authentication.k8s.io", "authorization.k8s.io", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io", "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "discovery.k8s.io"]);
+    const autoscaling = ((reference("discovery-apis") as Record<string, unknown>)["groups"] as Array<{ name: string; versions: Array<{ version: string }> }>).find((group) => group.name === "autoscaling")!;
+    expect(serialized(ours.groups.find((group) => group.name === "autoscaling"))).toBe(
+      serialized({ ...autoscaling, versions: autoscaling.versions.filter((version) => version.version === "v2") }),
+    );
+    expect(ours.groups.map((group) => group.name)).toEqual(["apps", "authentication.k8s.io", "authorization.k8s.io", "autoscaling", "batch", "networking.k8s.io", "policy", "rbac.authorization.k8s.io", "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.k8s.io", "discovery.k8s.io"]);
   });
 
   it("lists authentication.k8s.io where 1.26 does, with only the version served (v1alpha1, transcript discovery-authentication-gate less v1)", () => {
@@ -199,7 +204,7 @@ describe("discovery of groups", () => {
 describe("the orb dialect", () => {
   it("swaps the coordination group name and nothing else", () => {
     // authentication.k8s.io (SelfSubjectReview) keeps its name in both dialects, as impersonation's resources do.
-    expect(apiGroupList(orbRegistry, orb).groups.map((group) => group.name)).toEqual(["apps", "authentication.k8s.io", "authorization.orb.io", "batch", "networking.k8s.io", "policy", "rbac.authorization.orb.io", "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.orb.io", "discovery.k8s.io"]);
+    expect(apiGroupList(orbRegistry, orb).groups.map((group) => group.name)).toEqual(["apps", "authentication.k8s.io", "authorization.orb.io", "autoscaling", "batch", "networking.k8s.io", "policy", "rbac.authorization.orb.io", "storage.k8s.io", "apiextensions.k8s.io", "scheduling.k8s.io", "coordination.orb.io", "discovery.k8s.io"]);
     const leases = served(apiResourceList(orbRegistry, "coordination.orb.io", "v1"));
     expect(leases.groupVersion).toBe("coordination.orb.io/v1");
     expect(apiResourceList(orbRegistry, "coordination.k8s.io", "v1")).toBeUndefined();

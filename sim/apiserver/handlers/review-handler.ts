@@ -7,6 +7,7 @@
  */
 import {
   anonymousUser,
+  authorizerOf,
   SELF_SUBJECT_REVIEW_KIND,
   SELF_SUBJECT_RULES_REVIEW_KIND,
   selfSubjectAccessReview,
@@ -27,7 +28,7 @@ export async function handleReview(context: ServerContext, target: ResourceReque
   const bytes = await readBody(request);
   const body = decodeObject(bytes, requestSerialization(context, target), type.kind);
   if (type.kind === "SubjectAccessReview") {
-    const review = subjectAccessReview(body, context.auth?.policy, context.dialect);
+    const review = subjectAccessReview(body, authorizerOf(context.auth), context.dialect);
     return representation.object(review.status, review.body as unknown as Record<string, unknown>);
   }
   // A self review is a review of the caller (anonymous when authentication is off or absent), or
@@ -40,9 +41,9 @@ export async function handleReview(context: ServerContext, target: ResourceReque
     return representation.object(review.status, review.body as unknown as Record<string, unknown>);
   }
   if (type.kind === SELF_SUBJECT_RULES_REVIEW_KIND) {
-    const review = selfSubjectRulesReview(body, caller, context.auth?.policy, context.dialect);
+    const review = selfSubjectRulesReview(body, caller, authorizerOf(context.auth), context.dialect);
     return representation.object(review.status, review.body as unknown as Record<string, unknown>, unknownFieldsWarning(review.unknownFields));
   }
-  const review = selfSubjectAccessReview(body, caller, context.auth?.policy, context.dialect);
+  const review = selfSubjectAccessReview(body, caller, authorizerOf(context.auth), context.dialect);
   return representation.object(review.status, review.body as unknown as Record<string, unknown>, unknownFieldsWarning(review.unknownFields));
 }

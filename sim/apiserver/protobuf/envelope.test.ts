@@ -187,12 +187,12 @@ describe("objects: fields the schema lacks, and values of the wrong type", () =>
   it("refuses fields the schema does not cover, naming them; or drops them when asked", () => {
     const pod = {
       metadata: { name: "p" },
-      spec: { containers: [{ name: "c", image: "i", futureField: 1 }], volumes: [{ name: "v", gcePersistentDisk: { pdName: "d" } }] },
+      spec: { containers: [{ name: "c", image: "i", futureField: 1 }], volumes: [{ name: "v", futureVolumeSource: { pdName: "d" } }] },
       bogus: true,
     };
     const error = encodeError(() => encodeObject("v1", "Pod", pod));
     expect(error.code).toBe("unknown-field");
-    expect(error.paths).toEqual(["spec.volumes[0].gcePersistentDisk", "spec.containers[0].futureField", "bogus"]);
+    expect(error.paths).toEqual(["spec.volumes[0].futureVolumeSource", "spec.containers[0].futureField", "bogus"]);
     const dropped = decodeObject(encodeObject("v1", "Pod", pod, { unknownFields: "drop" })).object;
     expect(dropped["spec"]).toMatchObject({ containers: [{ name: "c", image: "i", resources: {} }], volumes: [{ name: "v" }] });
     expect(dropped).not.toHaveProperty("bogus");

@@ -1,9 +1,9 @@
 /**
- * The shape of the message tables the Protobuf schema is built from: each message is its fields in
- * the order of the Go struct (which is the order of Kubernetes' generated.proto and of the JSON a
- * Go server writes), with the field numbers of k8s.io/api and k8s.io/apimachinery, and the two Go
- * facts that decide both encodings: whether the Go field is a pointer, and whether its JSON tag
- * has `omitempty`.
+ * The shape of the message tables the Protobuf schema is built from (recorded-messages.ts reads
+ * them as recorded from kube-apiserver): each message is its fields in the order of the Go struct
+ * (which is the order of Kubernetes' generated.proto and of the JSON a Go server writes), with the
+ * field numbers of k8s.io/api and k8s.io/apimachinery, and the two Go facts that decide both
+ * encodings: whether the Go field is a pointer, and whether its JSON tag has `omitempty`.
  *
  * How those facts drive the codecs (convert.ts), as gogo-protobuf and encoding/json do in Go:
  * - a non-pointer scalar is always written to Protobuf (also when zero); in JSON it is left out
@@ -26,11 +26,11 @@ export const SCALAR_TYPES: ReadonlySet<string> = new Set<ScalarType>(["string", 
 
 /** One field of a message. */
 export interface FieldDef {
-  /** The JSON name, which is also the Protobuf field name (for `inline`, only the Protobuf name). */
+  /** The JSON name (for `inline`, the Protobuf name); also the protobufjs field's name, which no wire byte carries. */
   readonly name: string;
   /** The Protobuf field number. */
   readonly id: number;
-  /** A scalar type or the short name of a message (unique across all packages). */
+  /** A scalar type or the key of a message (schema.ts: its short name where unique). */
   readonly type: string;
   /** repeated field; a `map` is a map from string keys to `type`, on the wire repeated entries {1: key, 2: value}. */
   readonly rule?: "repeated" | "map";
@@ -47,23 +47,27 @@ export interface FieldDef {
 /** One message: its fields in Go struct order. */
 export type MessageDef = readonly FieldDef[];
 
-/** A Protobuf package: its messages, and which of them are API kinds (TypeMeta inlined in Go). */
+/** A Protobuf package and its messages. */
 export interface PackageDef {
   /** The Protobuf package, e.g. `k8s.io.api.core.v1`. */
   readonly protoPackage: string;
   readonly messages: Readonly<Record<string, MessageDef>>;
-  /** Kinds served in this package, with the API group/version they are registered in. */
-  readonly kinds?: { readonly groupVersions: readonly string[]; readonly names: readonly string[] };
 }
 
-type Flag = "ptr" | "keep" | "rep" | "map" | "inline" | "emptyArray";
+const FLAGS = ["ptr", "keep", "rep", "map", "inline", "emptyArray"] as const;
+export type FieldFlag = (typeof FLAGS)[number];
+
+/** Whether `flag` is one `f` takes (recorded data is checked as it is read). */
+export function isFieldFlag(flag: string): flag is FieldFlag {
+  return (FLAGS as readonly string[]).includes(flag);
+}
 
 /**
  * A field: `f("labels", 11, "string", "map")`. Flags: ptr, keep, rep (repeated), map, inline,
  * emptyArray.
  */
-export function f(name: string, id: number, type: string, ...flags: Flag[]): FieldDef {
-  const has = (flag: Flag) => flags.includes(flag);
+export function f(name: string, id: number, type: string, ...flags: FieldFlag[]): FieldDef {
+  const has = (flag: FieldFlag) => flags.includes(flag);
   return {
     name,
     id,
@@ -75,9 +79,4 @@ export function f(name: string, id: number, type: string, ...flags: Flag[]): Fie
     ...(has("inline") && { inline: true }),
     ...(has("emptyArray") && { emptyArray: true }),
   };
-}
-
-/** The `<Kind>List` message of a kind: ListMeta and items, as every Kubernetes list type is. */
-export function listOf(itemType: string): MessageDef {
-  return [f("metadata", 1, "ListMeta"), f("items", 2, itemType, "rep", "keep", "emptyArray")];
 }

@@ -1,36 +1,36 @@
 /**
- * Which kinds have a Protobuf form, and the message of each: the built-in kinds the server serves
- * (resource-types.ts), their lists, Status, DeleteOptions and Eviction. Custom resources are JSON
- * only (issue #4): they are not here, and `supportsProtobuf` says so, for the server's 415.
- * The coordination, authorization and meta groups are registered under each dialect's name for them.
+ * Which kinds have a Protobuf form, and the message of each: the kinds recorded with their
+ * messages (recorded-messages.ts: the built-in kinds the server served when recorded, their lists,
+ * their subresources' kinds, Status and DeleteOptions). Custom resources are JSON only (issue #4):
+ * they are not here, and `supportsProtobuf` says so, for the server's 415. The groups a dialect
+ * renames (coordination, authorization, RBAC, meta) are registered under each dialect's name.
  */
-import { dialects } from "../../../spec/dialects.ts";
-import { PACKAGES } from "./schema.ts";
+import { dialectByName, dialects, type Dialect } from "../../../spec/dialects.ts";
+import { recordedKinds } from "./recorded-messages.ts";
 
 /** A kind with a Protobuf form. */
 export interface ProtobufKind {
   readonly apiVersion: string;
   readonly kind: string;
-  /** The short name of its message in the schema. */
+  /** The key of its message in the schema (schema.ts). */
   readonly message: string;
 }
 
-/** Other names of a group/version, per dialect. */
+const kubernetes = dialectByName("kubernetes");
+
+/** The names of a recorded (kubernetes dialect) group/version in every dialect. */
 function aliases(groupVersion: string): string[] {
-  if (groupVersion === "coordination.k8s.io/v1") return dialects.map((dialect) => `${dialect.groups.coordination}/v1`);
-  if (groupVersion === "meta.k8s.io/v1") return dialects.map((dialect) => `${dialect.metaGroup}/v1`);
-  if (groupVersion === "authorization.k8s.io/v1") return dialects.map((dialect) => `${dialect.groups.authorization}/v1`);
-  return [groupVersion];
+  const [group, version] = groupVersion.includes("/") ? groupVersion.split("/") : ["", groupVersion];
+  if (group === kubernetes.metaGroup) return dialects.map((dialect) => `${dialect.metaGroup}/${version}`);
+  const role = (Object.keys(kubernetes.groups) as Array<keyof Dialect["groups"]>).find((name) => kubernetes.groups[name] === group);
+  if (role === undefined) return [groupVersion];
+  return dialects.map((dialect) => `${dialect.groups[role]}/${version}`);
 }
 
 function registry(): Map<string, ProtobufKind> {
   const byKey = new Map<string, ProtobufKind>();
-  for (const pkg of PACKAGES) {
-    for (const groupVersion of pkg.kinds?.groupVersions ?? []) {
-      for (const apiVersion of new Set([groupVersion, ...aliases(groupVersion)])) {
-        for (const kind of pkg.kinds?.names ?? []) byKey.set(`${apiVersion} ${kind}`, { apiVersion, kind, message: kind });
-      }
-    }
+  for (const { apiVersion: recorded, kind, message } of recordedKinds()) {
+    for (const apiVersion of new Set([recorded, ...aliases(recorded)])) byKey.set(`${apiVersion} ${kind}`, { apiVersion, kind, message });
   }
   return byKey;
 }

@@ -1,43 +1,20 @@
 /**
  * The Protobuf schema, built in code with protobufjs' reflection API from the message tables
- * (messages-*.ts): one protobufjs Type per Kubernetes message, in its Kubernetes package
+ * recorded from kube-apiserver (recorded-messages.ts): one protobufjs Type per Kubernetes message, in its Kubernetes package
  * (`k8s.io.api.core.v1.ConfigMap`, …), proto2 rules (repeated scalars unpacked, as Go writes them).
  * Map fields are declared as repeated `<Field>Entry {1: key, 2: value}` messages, which is how
  * proto maps are on the wire; that lets the encoder write entries in Go's sorted key order.
  */
 import protobuf from "protobufjs";
 import { SCALAR_TYPES, type FieldDef, type MessageDef, type PackageDef } from "./field-model.ts";
-import { intstrPackage, metaV1Package, resourcePackage, runtimePackage } from "./messages-meta.ts";
-import { coreV1Package } from "./messages-core.ts";
-import {
-  appsV1Package,
-  authenticationV1alpha1Package,
-  authenticationV1Package,
-  authorizationV1Package,
-  autoscalingV1Package,
-  coordinationV1Package,
-  policyV1Package,
-} from "./messages-groups.ts";
+import { recordedPackages } from "./recorded-messages.ts";
 
 /** Every package of the schema. */
-export const PACKAGES: readonly PackageDef[] = [
-  runtimePackage,
-  intstrPackage,
-  resourcePackage,
-  metaV1Package,
-  coreV1Package,
-  appsV1Package,
-  coordinationV1Package,
-  policyV1Package,
-  autoscalingV1Package,
-  authorizationV1Package,
-  authenticationV1Package,
-  authenticationV1alpha1Package,
-];
+export const PACKAGES: readonly PackageDef[] = recordedPackages();
 
 /** One message of the schema: its table and its protobufjs Type. */
 export interface MessageInfo {
-  /** Short name, unique across packages (`ObjectMeta`). */
+  /** Short name where unique across packages (`ObjectMeta`), else qualified (`discovery.v1.EndpointPort`). */
   readonly name: string;
   /** Fully qualified Protobuf name (`k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta`). */
   readonly fullName: string;
@@ -50,12 +27,17 @@ export function mapEntryName(field: FieldDef): string {
   return `${field.name.charAt(0).toUpperCase()}${field.name.slice(1)}Entry`;
 }
 
+/** The message's own name: the last part of a qualified key (`discovery.v1.EndpointPort` → `EndpointPort`). */
+function protoName(key: string): string {
+  return key.slice(key.lastIndexOf(".") + 1);
+}
+
 function build(): { root: protobuf.Root; messages: Map<string, MessageInfo> } {
   const fullNames = new Map<string, string>();
   for (const pkg of PACKAGES) {
     for (const name of Object.keys(pkg.messages)) {
       if (fullNames.has(name)) throw new Error(`protobuf schema: message ${name} is defined twice`);
-      fullNames.set(name, `${pkg.protoPackage}.${name}`);
+      fullNames.set(name, `${pkg.protoPackage}.${protoName(name)}`);
     }
   }
   const typeRef = (type: string): string => {
@@ -70,7 +52,7 @@ function build(): { root: protobuf.Root; messages: Map<string, MessageInfo> } {
   for (const pkg of PACKAGES) {
     const namespace = root.define(pkg.protoPackage);
     for (const [name, fields] of Object.entries(pkg.messages)) {
-      const type = new protobuf.Type(name);
+      const type = new protobuf.Type(protoName(name));
       const ids = new Set<number>();
       for (const field of fields) {
         if (ids.has(field.id)) throw new Error(`protobuf schema: ${name} uses field number ${field.id} twice`);

@@ -44,8 +44,18 @@ export interface RecordedType {
   readonly discovery: RecordedApiResource;
   readonly subresources: Readonly<Record<string, RecordedApiResource>>;
   readonly columns: readonly RecordedColumn[];
-  /** What was created, the create answer (placeholders `<uid>`, `<time>`, `<namespace>`, `<resourceVersion>`), the Table row's cells. */
-  readonly sample?: { readonly sent: Record<string, unknown>; readonly created: Record<string, unknown>; readonly cells: readonly unknown[] };
+  /**
+   * What was created, the create answer (placeholders `<uid>`, `<time>`, `<namespace>`,
+   * `<resourceVersion>`), the Table row's cells, and the object read back at one resourceVersion
+   * as JSON (`fetched`, placeholders too) and as Protobuf (`protobuf`, base64, as sent).
+   */
+  readonly sample?: {
+    readonly sent: Record<string, unknown>;
+    readonly created: Record<string, unknown>;
+    readonly cells: readonly unknown[];
+    readonly fetched: Record<string, unknown>;
+    readonly protobuf: string;
+  };
 }
 
 /** The data file. */
@@ -101,6 +111,7 @@ export const SERVED_RECORDED_TYPES: Readonly<Record<string, NameRule>> = {
   storageclasses: "subdomain",
   endpointslices: "subdomain",
   priorityclasses: "subdomain",
+  horizontalpodautoscalers: "subdomain",
   controllerrevisions: "subdomain",
 };
 

@@ -6,7 +6,8 @@
  * printStatefulSet, printReplicaSet, printDaemonSet, printReplicationController,
  * printPersistentVolumeClaim, printPersistentVolume, printEndpoints, printIngressClass,
  * printNetworkPolicy, printPodDisruptionBudget, printStorageClass, printPriorityClass,
- * printControllerRevision, printResourceQuota, printIngress, printEndpointSlice. Role, ClusterRole
+ * printControllerRevision, printResourceQuota, printIngress, printEndpointSlice,
+ * printHorizontalPodAutoscaler. Role, ClusterRole
  * and LimitRange have no printer there: the default table (recorded as
  * Name and Created At). recorded-types.test.ts compares each with the recorded sample's cells.
  */
@@ -405,6 +406,56 @@ export function printEndpointSlice(slice: ApiObject, clock: Now): PrintedRow {
   return { cells: [nameOf(slice), text(slice["addressType"]), listWithMore(ports), listWithMore(addresses), ageOf(slice, clock)] };
 }
 
+/** One metric's `current/target` (formatHPAMetrics), from its spec and the status entry at the same index. */
+function hpaMetric(spec: Readonly<Record<string, unknown>>, status: Readonly<Record<string, unknown>>): string {
+  const quantity = (value: unknown): string => (typeof value === "string" ? value : typeof value === "number" ? String(value) : "<unknown>");
+  const source = (type: string, field: string) => [record(spec[field]), record(status[field]), status["type"] === type && status[field] !== undefined] as const;
+  const valueOrAverage = ([metric, current, measured]: readonly [Readonly<Record<string, unknown>>, Readonly<Record<string, unknown>>, boolean]): string => {
+    const target = record(metric["target"]);
+    const now = record(current["current"]);
+    if (target["averageValue"] !== undefined) return `${measured && now["averageValue"] !== undefined ? quantity(now["averageValue"]) : "<unknown>"}/${quantity(target["averageValue"])} (avg)`;
+    return `${measured ? quantity(now["value"]) : "<unknown>"}/${quantity(target["value"])}`;
+  };
+  const utilization = ([metric, current, measured]: readonly [Readonly<Record<string, unknown>>, Readonly<Record<string, unknown>>, boolean]): string => {
+    const target = record(metric["target"]);
+    const now = record(current["current"]);
+    if (target["averageValue"] !== undefined) return `${measured ? quantity(now["averageValue"]) : "<unknown>"}/${quantity(target["averageValue"])}`;
+    const currentText = measured && typeof now["averageUtilization"] === "number" ? `${now["averageUtilization"]}%` : "<unknown>";
+    const targetText = typeof target["averageUtilization"] === "number" ? `${target["averageUtilization"]}%` : "<auto>";
+    return `${currentText}/${targetText}`;
+  };
+  switch (spec["type"]) {
+    case "External":
+      return valueOrAverage(source("External", "external"));
+    case "Object":
+      return valueOrAverage(source("Object", "object"));
+    case "Pods": {
+      const [metric, current, measured] = source("Pods", "pods");
+      return `${measured ? quantity(record(current["current"])["averageValue"]) : "<unknown>"}/${quantity(record(metric["target"])["averageValue"])}`;
+    }
+    case "Resource":
+      return utilization(source("Resource", "resource"));
+    case "ContainerResource":
+      return utilization(source("ContainerResource", "containerResource"));
+    default:
+      return "<unknown type>";
+  }
+}
+
+/** printHorizontalPodAutoscaler: Name, Reference (Kind/name), Targets (formatHPAMetrics: two, then "+ N more..."), MinPods ("<unset>"), MaxPods, Replicas, Age. */
+export function printHorizontalPodAutoscaler(hpa: ApiObject, clock: Now): PrintedRow {
+  const spec = record(hpa["spec"]);
+  const status = record(hpa["status"]);
+  const target = record(spec["scaleTargetRef"]);
+  const metrics = list(spec["metrics"]).map(record);
+  const current = list(status["currentMetrics"]).map(record);
+  const shown = metrics.slice(0, 2).map((metric, index) => hpaMetric(metric, current[index] ?? {}));
+  const targets = metrics.length === 0 ? "<none>" : `${shown.join(", ")}${metrics.length > 2 ? ` + ${metrics.length - 2} more...` : ""}`;
+  const minPods = typeof spec["minReplicas"] === "number" ? String(spec["minReplicas"]) : "<unset>";
+  const reference = `${text(target["kind"])}/${text(target["name"])}`;
+  return { cells: [nameOf(hpa), reference, targets, minPods, integer(spec["maxReplicas"]), integer(status["currentReplicas"]), ageOf(hpa, clock)] };
+}
+
 const PRINTERS: Readonly<Record<string, (object: ApiObject, clock: Now) => PrintedRow>> = {
   "/serviceaccounts": printServiceAccount,
   "rbac.authorization.k8s.io/rolebindings": printRoleBinding,
@@ -427,6 +478,7 @@ const PRINTERS: Readonly<Record<string, (object: ApiObject, clock: Now) => Print
   "/resourcequotas": printResourceQuota,
   "networking.k8s.io/ingresses": printIngress,
   "discovery.k8s.io/endpointslices": printEndpointSlice,
+  "autoscaling/horizontalpodautoscalers": printHorizontalPodAutoscaler,
 };
 
 /** The printer of a served recorded type (its group in `dialect`, its plural): its recorded columns and its printer, or the default table; undefined for any other type. */
