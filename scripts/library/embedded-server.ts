@@ -50,6 +50,14 @@ export interface EmbeddedAuthOptions {
   readonly policy?: string;
   /** The token the returned kubeconfig carries; default: the first of `tokens`, else of `tokenFile`. */
   readonly kubeconfigToken?: string;
+  /**
+   * `RBAC`: Roles, ClusterRoles and their bindings in the server authorize, as kube-apiserver's
+   * RBAC authorizer does (needs tokens and the kubernetes dialect; the bootstrap ClusterRoles and
+   * bindings exist from the start, `system:masters` may do anything), with the policy's rules as a
+   * second authorizer if one is given; `AlwaysAllow`: everything is allowed (no policy). Default:
+   * the policy when there is one, else AlwaysAllow. As `serve --authorization-mode`.
+   */
+  readonly authorizationMode?: "RBAC" | "AlwaysAllow";
 }
 
 /** How to set up an embedded server. Every duration is in milliseconds. */
@@ -132,6 +140,7 @@ function resolve(options: EmbeddedServerOptions): Resolved {
   const simulation = options.clock === "virtual" ? new Simulation({ seed: options.seed ?? "orb-harness" }) : options.clock instanceof Simulation ? options.clock : undefined;
   const rng = simulation?.rng ?? new Rng(options.seed ?? randomBytes(16).toString("hex"));
   const { auth, token } = resolveAuth(options.auth);
+  if (auth?.authorizationMode === "RBAC" && dialect.name !== "kubernetes") throw new TypeError('auth.authorizationMode "RBAC" needs dialect "kubernetes" (the bootstrap policy names Kubernetes\' groups)');
   const serverOptions: ApiServerOptions = {
     clock: simulation ?? realClock,
     rng: rng.fork("server"),
@@ -169,8 +178,10 @@ function resolveAuth(options: EmbeddedAuthOptions | undefined): { auth: AuthConf
   const firstInline = Object.keys(options.tokens ?? {})[0];
   const token = options.kubeconfigToken ?? firstInline ?? tokens.keys().next().value;
   if (token !== undefined && !tokens.has(token)) throw new TypeError("auth.kubeconfigToken is none of the tokens given");
+  if (options.authorizationMode === "RBAC" && tokens.size === 0) throw new TypeError('auth.authorizationMode "RBAC" needs tokens (tokens or tokenFile)');
+  if (options.authorizationMode === "AlwaysAllow" && policy !== undefined) throw new TypeError('auth.authorizationMode "AlwaysAllow" takes no policy');
   return {
-    auth: { ...(tokens.size > 0 && { tokens }), ...(policy !== undefined && { policy }) },
+    auth: { ...(tokens.size > 0 && { tokens }), ...(policy !== undefined && { policy }), ...(options.authorizationMode !== undefined && { authorizationMode: options.authorizationMode }) },
     token,
   };
 }

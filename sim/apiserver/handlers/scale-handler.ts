@@ -36,7 +36,7 @@ export async function handleScaleGet(context: ServerContext, target: ResourceReq
   const revision = await getReadRevision(context, target.query);
   const parent = context.store.get(storageKey(type, target.namespace, name), revision);
   if (parent === undefined) throw notFound({ resource: `${type.resource}/${SCALE_SUBRESOURCE}`, group: type.group }, name);
-  return representation.object(200, scaleOf(parent));
+  return representation.object(200, scaleOf(parent, type));
 }
 
 /** PUT of a Scale: the parent's spec.replicas replaced, through the registry. */
@@ -54,7 +54,7 @@ export async function handleScaleUpdate(context: ServerContext, target: Resource
   const resourceVersion = metadata["resourceVersion"];
   const expectedRevision = typeof resourceVersion === "string" && resourceVersion !== "" ? parseResourceVersion(context, resourceVersion) : undefined;
   const updated = context.objects.update({ ...target, name, subresource: SCALE_SUBRESOURCE }, current, withoutTypeMeta(object), { expectedRevision, dryRun });
-  return representation.object(200, scaleOf(updated), warnings);
+  return representation.object(200, scaleOf(updated, type), warnings);
 }
 
 /** PATCH of a Scale (merge, JSON or strategic merge patch), applied to the Scale read from the parent. */
@@ -66,7 +66,7 @@ export async function handleScalePatch(context: ServerContext, target: ResourceR
   const { kind: patchKind, patch, dryRun } = await readPatchRequest(context, target);
   const current = context.store.get(storageKey(type, target.namespace, name));
   if (current === undefined) throw notFound(type, name);
-  const patched = applyPatch(patchKind, SCALE_KIND, scaleOf(current), patch);
+  const patched = applyPatch(patchKind, SCALE_KIND, scaleOf(current, type), patch);
   checkKind(scale, patched);
   checkPatchedValueTypes(scale, patched);
   const { object: decoded, warnings } = decodePatchedObject(scale, patched, fieldValidation(target.query));
@@ -85,7 +85,7 @@ export async function handleScalePatch(context: ServerContext, target: ResourceR
   const expectedRevision =
     typeof resourceVersion === "string" && resourceVersion !== current.metadata.resourceVersion ? parseResourceVersion(context, resourceVersion) : undefined;
   const updated = context.objects.update({ ...target, name, subresource: SCALE_SUBRESOURCE }, current, withoutTypeMeta(decoded), { expectedRevision, dryRun });
-  return representation.object(200, scaleOf(updated), warnings);
+  return representation.object(200, scaleOf(updated, type), warnings);
 }
 
 /**

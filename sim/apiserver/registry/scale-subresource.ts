@@ -1,6 +1,6 @@
 /**
- * The scale subresource (Kubernetes' ScaleREST of deployments, and of replicasets, statefulsets
- * and replicationcontrollers, which this server does not serve): an autoscaling/v1 Scale read from
+ * The scale subresource (Kubernetes' ScaleREST of deployments, replicasets, statefulsets and
+ * replicationcontrollers): an autoscaling/v1 Scale read from
  * its parent object, and a Scale written back into it. Kubernetes 1.26 (pkg/registry/apps/deployment/
  * storage/storage.go, scaleFromDeployment and scaleUpdatedObjectInfo), recorded from kube-apiserver
  * 1.26.4 in transcripts-scale-and-reviews.jsonl:
@@ -9,7 +9,9 @@
  *   creationTimestamp, nothing else (no labels, annotations, generation); `spec.replicas` is the
  *   parent's, omitted when 0 (`omitempty`); `status.replicas` the parent's status.replicas (0 when
  *   unset, always written); `status.selector` the parent's label selector as a selector string
- *   (`app=multi,canary,env in (dev,prod),!legacy`, transcript scale-get-selector);
+ *   (`app=multi,canary,env in (dev,prod),!legacy`, transcript scale-get-selector); a
+ *   ReplicationController's selector is a plain map, written as labels.SelectorFromSet writes it
+ *   (`app=b,tier=web`: scaleFromRC in pkg/registry/core/replicationcontroller/storage);
  * - a write takes only `spec.replicas` from the Scale (0 when the Scale has none, Go's zero value)
  *   and its resourceVersion as a precondition; labels, annotations and status in it are ignored
  *   (transcripts scale-patch-ignored-fields, scale-deployment-after-ignored). It is then an update
@@ -49,12 +51,12 @@ export function scaleType(parent: ResourceType): ResourceType {
 }
 
 /** The Scale of a stored parent, as kube-apiserver answers it (transcript scale-get). */
-export function scaleOf(parent: StoredObject): Record<string, unknown> {
+export function scaleOf(parent: StoredObject, parentType: Pick<ResourceType, "kind">): Record<string, unknown> {
   const { metadata } = parent;
   const spec = asRecord(parent["spec"]);
   const status = asRecord(parent["status"]);
   const replicas = integerOr0(spec["replicas"]);
-  const selector = labelSelectorString(spec["selector"]);
+  const selector = labelSelectorString(parentType.kind === "ReplicationController" ? { matchLabels: spec["selector"] } : spec["selector"]);
   return {
     kind: SCALE_KIND,
     apiVersion: `${SCALE_GROUP}/${SCALE_VERSION}`,

@@ -198,6 +198,15 @@ describe("the recorded types' checks", () => {
     expect((await call("GET", `${path}/db`)).json.spec.replicas).toBe(3);
   });
 
+  it("serve a ReplicationController's scale with its map selector as a selector string (scaleFromRC)", async () => {
+    const { call } = testServer();
+    const path = "/api/v1/namespaces/default/replicationcontrollers";
+    const rc = { metadata: { name: "rc1" }, spec: { replicas: 2, selector: { tier: "web", app: "b" }, template: { metadata: { labels: { app: "b", tier: "web" } }, spec: { containers: [{ name: "c", image: "nginx" }] } } } };
+    expect((await call("POST", path, rc)).status).toBe(201);
+    const scale = await call("GET", `${path}/rc1/scale`);
+    expect([scale.status, scale.json.spec, scale.json.status]).toEqual([200, { replicas: 2 }, { replicas: 0, selector: "app=b,tier=web" }]);
+  });
+
   it("answer in Protobuf too, as kube-apiserver does for every built-in type", async () => {
     const { call } = testServer();
     await call("POST", "/api/v1/namespaces/default/serviceaccounts", recordedType("serviceaccounts").sample!.sent);
