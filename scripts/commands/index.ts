@@ -34,6 +34,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./serve.ts")).serveCommand,
   },
   {
+    name: "bench",
+    summary: "benchmarks in fresh processes, beside a real kube-apiserver if given: figures, bench.json, bench.html",
+    load: async () => (await import("./bench.ts")).benchCommand,
+  },
+  {
     name: "fuzz",
     summary: "fuzz the in-memory model with fast-check; print failures with a replay command",
     load: async () => (await import("./fuzz.ts")).fuzzCommand,

@@ -1,0 +1,177 @@
+/**
+ * The server benchmarks, run the same way against any server (the embedded `serve` or a real
+ * kube-apiserver, both over TLS): Pods of about 2.5 KiB created with 8 requests in flight, the
+ * collection listed unpaged and in pages of 500, then the delivery latency of a watch event to
+ * every one of many watchers. All in a namespace of the benchmark's own, deleted at the end.
+ */
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import { Agent, request } from "node:https";
+import { performance } from "node:perf_hooks";
+import { LoadConnection } from "../../conformance/load/load-connection.ts";
+import type { Figures } from "./measure-in-process.ts";
+
+/** A server reached over TLS. */
+export interface BenchServer {
+  readonly url: string;
+  readonly certificateAuthority: string;
+  readonly token?: string;
+}
+
+export interface ServerWorkload {
+  readonly pods: number;
+  readonly watchers: number;
+  readonly events: number;
+}
+
+const IN_FLIGHT = 8;
+const PAGE = 500;
+const SENT_ANNOTATION = "orb-bench/sent";
+
+/** A keep-alive HTTPS client of the writers and readers (8 connections). */
+class BenchClient {
+  private readonly agent: Agent;
+  private readonly base: URL;
+
+  constructor(private readonly server: BenchServer) {
+    this.base = new URL(server.url);
+    this.agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT, ca: server.certificateAuthority });
+  }
+
+  /** The status and whole body of a request. */
+  send(method: string, path: string, body?: unknown): Promise<{ status: number; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const headers: Record<string, string> = { accept: "application/json", ...(payload !== undefined && { "content-type": "application/json" }) };
+      if (this.server.token !== undefined) headers["authorization"] = `Bearer ${this.server.token}`;
+      const outgoing = request({ method, host: this.base.hostname, port: this.base.port, path, agent: this.agent, headers }, (response: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        response.on("error", reject);
+      });
+      outgoing.on("error", reject);
+      outgoing.end(payload);
+    });
+  }
+
+  async json(method: string, path: string, body?: unknown): Promise<any> {
+    const answer = await this.send(method, path, body);
+    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.body.toString("utf8").slice(0, 300)}`);
+    return JSON.parse(answer.body.toString("utf8"));
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+function pod(index: number): object {
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: `pod-${String(index).padStart(6, "0")}`, labels: { app: "bench", shard: String(index % 16) } },
+    spec: {
+      automountServiceAccountToken: false,
+      containers: [{ name: "main", image: "registry.example/app:1.0", args: ["--padding", "x".repeat(1_900)], env: [{ name: "INDEX", value: String(index) }] }],
+    },
+  };
+}
+
+/** Runs `count` tasks with `inFlight` at a time. */
+async function pooled(count: number, inFlight: number, task: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    while (next < count) await task(next++);
+  }));
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Opens `watchers` watches of the namespace's ConfigMaps, writes `events` ConfigMaps one by one, and gives every delivery's latency. */
+async function fanoutLatencies(server: BenchServer, client: BenchClient, namespace: string, workload: ServerWorkload): Promise<number[]> {
+  const connection = new LoadConnection({ url: server.url, certificateAuthority: server.certificateAuthority, ...(server.token !== undefined && { token: server.token }) }, 1);
+  const list = await client.json("GET", `/api/v1/namespaces/${namespace}/configmaps`);
+  const path = `/api/v1/namespaces/${namespace}/configmaps?watch=1&resourceVersion=${list.metadata.resourceVersion}`;
+  const latencies: number[] = [];
+  const counts = new Array<number>(workload.watchers).fill(0);
+  const pattern = new RegExp(`"${SENT_ANNOTATION}":"([0-9.]+)"`);
+  const streams = await Promise.all(
+    Array.from({ length: workload.watchers }, async (_, watcher) => {
+      const response = await connection.stream(path, "application/json");
+      let pending = "";
+      response.setEncoding("utf8");
+      response.on("data", (text: string) => {
+        const now = performance.now();
+        pending += text;
+        let end = pending.indexOf("\n");
+        while (end !== -1) {
+          const match = pattern.exec(pending.slice(0, end));
+          if (match !== null) {
+            latencies.push(now - Number(match[1]));
+            counts[watcher]! += 1;
+          }
+          pending = pending.slice(end + 1);
+          end = pending.indexOf("\n");
+        }
+      });
+      return response;
+    }),
+  );
+  for (let event = 0; event < workload.events; event++) {
+    await client.json("POST", `/api/v1/namespaces/${namespace}/configmaps`, {
+      metadata: { name: `event-${event}`, annotations: { [SENT_ANNOTATION]: performance.now().toFixed(3) } },
+      data: { value: "v".repeat(100) },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const deadline = performance.now() + 30_000;
+  while (counts.some((count) => count < workload.events) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const stream of streams) stream.destroy();
+  const short = counts.filter((count) => count < workload.events).length;
+  if (short > 0) throw new Error(`${short} of ${workload.watchers} watchers missed events (30 s after the last write)`);
+  return latencies;
+}
+
+/** The four server figures (keys without a `real.` prefix: the caller names the target). */
+export async function measureServer(server: BenchServer, workload: ServerWorkload): Promise<Figures> {
+  const client = new BenchClient(server);
+  const namespace = `orb-bench-${randomBytes(4).toString("hex")}`;
+  await client.json("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } });
+  try {
+    const collection = `/api/v1/namespaces/${namespace}/pods`;
+    const started = performance.now();
+    await pooled(workload.pods, IN_FLIGHT, async (index) => void (await client.json("POST", collection, pod(index))));
+    const createsPerSecond = workload.pods / ((performance.now() - started) / 1000);
+
+    await client.send("GET", collection); // warm-up: caches, connections
+    const unpagedStarted = performance.now();
+    const unpaged = await client.send("GET", collection);
+    const unpagedMs = performance.now() - unpagedStarted;
+    if (unpaged.status !== 200) throw new Error(`GET ${collection}: ${unpaged.status}`);
+
+    const pagedStarted = performance.now();
+    let items = 0;
+    let next: string | undefined = `${collection}?limit=${PAGE}`;
+    while (next !== undefined) {
+      const page: any = await client.json("GET", next);
+      items += page.items.length;
+      next = page.metadata.continue ? `${collection}?limit=${PAGE}&continue=${encodeURIComponent(page.metadata.continue)}` : undefined;
+    }
+    const pagedMs = performance.now() - pagedStarted;
+    if (items !== workload.pods) throw new Error(`the paged list gave ${items} of ${workload.pods} Pods`);
+
+    const latencies = (await fanoutLatencies(server, client, namespace, workload)).sort((a, b) => a - b);
+    return {
+      "server.createsPerSecond": createsPerSecond,
+      "server.list10kUnpagedMs": unpagedMs,
+      "server.list10kPagedMs": pagedMs,
+      "server.watchFanoutP99Ms": percentile(latencies, 99),
+    };
+  } finally {
+    await client.send("DELETE", `/api/v1/namespaces/${namespace}`).catch(() => undefined);
+    client.close();
+  }
+}
