@@ -1,5 +1,5 @@
 /**
- * The HTTP fuzzer against the embedded server (`npm run bench`): one run of 10,000 requests, 8 in
+ * The HTTP fuzzer against the embedded server (`npm run bench:micro`): one run of 10,000 requests, 8 in
  * flight over a loopback socket, timed by vitest; it prints the count and the findings, which
  * should be 0 (`npm run fuzz` fails on any).
  */

@@ -16,6 +16,7 @@ import { RESULT_PREFIX, SERVER_ENVIRONMENT_VARIABLE } from "./bench-protocol.ts"
 import { speedup, summarize, type FigureRuns } from "./bench-statistics.ts";
 import type { Figures } from "./measure-in-process.ts";
 import type { BenchServer } from "./measure-server.ts";
+import { NODE_FLAGS } from "../node-flags.mjs";
 
 const CHILD = fileURLToPath(new URL("./bench-child.ts", import.meta.url));
 const TEST_CERTIFICATE = fileURLToPath(new URL("../../sim/transport/testdata/server.crt", import.meta.url));
@@ -56,7 +57,8 @@ export interface BenchOptions {
 function runChild(name: BenchmarkName, mode: BenchMode, server?: BenchServer): Promise<Figures> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, ...(server !== undefined && { [SERVER_ENVIRONMENT_VARIABLE]: JSON.stringify(server) }) };
-    const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), CHILD, name, mode], { env, stdio: ["ignore", "pipe", "pipe"] });
+    // With the bin's Node flags (a 64 MB young generation), as `orb-harness simulate` runs.
+    const child = spawn(process.execPath, [...NODE_FLAGS, "--import", import.meta.resolve("tsx"), CHILD, name, mode], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (data: Buffer) => (stdout += data.toString("utf8")));

@@ -1,5 +1,5 @@
 /**
- * The embedded server's throughput through its handler (`npm run bench`): creates per second,
+ * The embedded server's throughput through its handler (`npm run bench:micro`): creates per second,
  * and a list of 10,000 pods of ~2 KiB (doc 1 §8's example load) unpaged and in pages of 500,
  * JSON encoding included.
  */

@@ -1,5 +1,5 @@
 /**
- * The history checkers at soak scale (`npm run bench`, or alone: `npx vitest bench --run
+ * The history checkers at soak scale (`npm run bench:micro`, or alone: `npx vitest bench --run
  * sim/history`): a generated history of about 100,000 operations (some 95,000 writes by 9
  * writers, 7,000 lists and 4,000 gets by 10 readers, 20 watchers of which 18 watch the whole
  * namespace throughout: about 900,000 watch events), checked against every invariant. Issue 15's

@@ -1,5 +1,5 @@
 /**
- * The issue's speed target (`npm run bench -- sim/scenarios/node-eviction.bench.ts`): node eviction
+ * The issue's speed target (`npm run bench:micro -- sim/scenarios/node-eviction.bench.ts`): node eviction
  * with 5,000 nodes in 3 zones and 150,000 pods for one virtual hour, a zone cut off for 10
  * minutes in the middle. Vitest's time includes the setup (150,000 pods written to the store);
  * the time compression, 3,600 s of virtual time over the wall time of the virtual-time run alone,

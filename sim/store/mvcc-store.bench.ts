@@ -1,5 +1,5 @@
 /**
- * Store throughput (`npm run bench`): writes, and reads of a 10,000-object collection at a past
+ * Store throughput (`npm run bench:micro`): writes, and reads of a 10,000-object collection at a past
  * revision, whole and in pages of 500. Objects are ~2 KiB of JSON, doc 1 §8's example load.
  */
 import { bench, describe } from "vitest";

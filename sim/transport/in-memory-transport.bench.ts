@@ -1,5 +1,5 @@
 /**
- * What one node heartbeat costs (`npm run bench`), to choose the actors' client for large
+ * What one node heartbeat costs (`npm run bench:micro`), to choose the actors' client for large
  * clusters: a Lease renewal by 1,000 node agents every 10 s of virtual time, through HTTP-shaped
  * requests to the embedded server (in-memory transport) and through the store-level client, both
  * over the same simulated network (1–50 ms latency).
