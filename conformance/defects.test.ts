@@ -11,7 +11,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { defects, suiteDefects, type Defect } from "../sim/apiserver/defects/defects.ts";
-import { clauseById, clauses } from "../spec/doc1/clauses.ts";
+import { clauseById, everyClause as clauses } from "../spec/doc1/clauses.ts";
 import type { ConformanceCase } from "./case-definition.ts";
 import { allCases } from "./cases/index.ts";
 import type { CaseResult } from "./results.ts";

@@ -5,7 +5,7 @@
  * too. A row does not cover its cells: each cell is its own statement.
  */
 import type { CaseStatus } from "../conformance/results.ts";
-import { clauses, type Clause } from "../spec/doc1/clauses.ts";
+import { everyClause as clauses, type Clause } from "../spec/doc1/clauses.ts";
 
 /** What coverage needs of a case: a result, or a case definition that has not run (no status). */
 export interface CoverageCase {

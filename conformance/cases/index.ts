@@ -6,6 +6,7 @@ import type { ConformanceCase } from "../case-definition.ts";
 import { pagingCases } from "./paging.ts";
 import { crudCreateGetPutCases } from "./crud-create-get-put.ts";
 import { crudUpdatePatchDeleteCases } from "./crud-update-patch-delete.ts";
+import { applyCases } from "./apply.ts";
 import { crudCollectionVerbCases } from "./crud-collection-verbs.ts";
 import { crudNameCases } from "./crud-names.ts";
 import { crudConflictAndEvictionCases } from "./crud-conflict-and-eviction.ts";
@@ -31,12 +32,14 @@ import { representationNegotiationCases } from "./representations-negotiation.ts
 import { representationTableCases } from "./representations-tables.ts";
 import { representationProtobufCases } from "./representations-protobuf.ts";
 import { parameterCases } from "./parameters.ts";
+import { customResourceCases } from "./custom-resources.ts";
 
 /** All cases, in the order they run. */
 export const allCases: readonly ConformanceCase[] = [
   ...pagingCases,
   ...crudCreateGetPutCases,
   ...crudUpdatePatchDeleteCases,
+  ...applyCases,
   ...crudCollectionVerbCases,
   ...crudNameCases,
   ...crudConflictAndEvictionCases,
@@ -62,4 +65,5 @@ export const allCases: readonly ConformanceCase[] = [
   ...representationTableCases,
   ...representationProtobufCases,
   ...parameterCases,
+  ...customResourceCases,
 ];

@@ -26,6 +26,7 @@ function writeOn(keyArbitrary: fc.Arbitrary<FuzzKey>): fc.Arbitrary<ApiStep> {
     fc.record({ op: fc.constant("update" as const), client, key: keyArbitrary, selected: fc.boolean(), precondition: fc.constantFrom("none", "remembered", "stale" as const) }),
     fc.record({ op: fc.constant("patch" as const), client, key: keyArbitrary, patchType: fc.constantFrom("merge", "strategic", "json" as const), selected: fc.boolean(), precondition: fc.constantFrom("none", "remembered" as const) }),
     fc.record({ op: fc.constant("delete" as const), client, key: keyArbitrary, precondition: fc.constantFrom("none", "remembered", "uid" as const), dryRun: weighted(0.1) }),
+    fc.record({ op: fc.constant("apply" as const), client, key: keyArbitrary, selected: fc.boolean(), force: weighted(0.2) }),
   );
 }
 
@@ -87,7 +88,7 @@ function together(shape: ProgramShape): fc.Arbitrary<ApiStep> {
     .map((members) => {
       let writes = 0;
       const kept = members.flatMap(([member, lagMs]): [ApiStep, number][] => {
-        if (member.op !== "create" && member.op !== "update" && member.op !== "patch" && member.op !== "delete") return [[member, lagMs]];
+        if (member.op !== "create" && member.op !== "update" && member.op !== "patch" && member.op !== "delete" && member.op !== "apply") return [[member, lagMs]];
         const key = FUZZ_KEYS[writes++];
         return key === undefined ? [] : [[{ ...member, key }, lagMs]];
       });

@@ -39,6 +39,8 @@ export type ApiStep =
   | { readonly op: "update"; readonly client: number; readonly key: FuzzKey; readonly selected: boolean; readonly precondition: WritePrecondition }
   | { readonly op: "patch"; readonly client: number; readonly key: FuzzKey; readonly patchType: "merge" | "strategic" | "json"; readonly selected: boolean; readonly precondition: "none" | "remembered" }
   | { readonly op: "delete"; readonly client: number; readonly key: FuzzKey; readonly precondition: "none" | "remembered" | "uid"; readonly dryRun: boolean }
+  /** A server-side apply of the key's labels and data as the client's own field manager (`fuzz-c<client>`). */
+  | { readonly op: "apply"; readonly client: number; readonly key: FuzzKey; readonly selected: boolean; readonly force: boolean }
   | { readonly op: "release"; readonly client: number; readonly key: FuzzKey }
   | { readonly op: "get"; readonly client: number; readonly key: FuzzKey; readonly version: "most-recent" | "any"; readonly representation: Representation }
   | { readonly op: "list"; readonly client: number; readonly selected: boolean; readonly limit: number | undefined; readonly version: ReadVersion; readonly representation: Representation; readonly pausePagesMs: number }
@@ -66,6 +68,8 @@ export function describeStep(step: ApiStep): string {
       return `c${step.client} patch ${step.key} (${step.patchType})${flags(step.selected && "selected", step.precondition !== "none" && `resourceVersion=${step.precondition}`)}`;
     case "delete":
       return `c${step.client} delete ${step.key}${flags(step.precondition !== "none" && `precondition ${step.precondition}`, step.dryRun && "dryRun=All")}`;
+    case "apply":
+      return `c${step.client} apply ${step.key} (fieldManager fuzz-c${step.client})${flags(step.selected && "selected", step.force && "force")}`;
     case "release":
       return `c${step.client} remove the finalizer of ${step.key}`;
     case "get":

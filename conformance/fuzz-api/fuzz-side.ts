@@ -138,6 +138,8 @@ export class FuzzSide {
         return this.patch(step, value);
       case "delete":
         return this.delete(step);
+      case "apply":
+        return this.apply(step, value);
       case "release":
         return this.write(step.client, step.key, "patch", "PATCH", `${this.collection}/${step.key}`, { metadata: { finalizers: null }, data: { v: value } }, MERGE_PATCH, { value, labels: {}, precondition: undefined, recorded: true });
       case "get":
@@ -210,6 +212,14 @@ export class FuzzSide {
     return this.write(step.client, step.key, "patch", "PATCH", path, body, step.patchType === "merge" ? MERGE_PATCH : "application/strategic-merge-patch+json", recording);
   }
 
+  /** A server-side apply: labels and data.v, owned by the client's own manager; a conflict with the other client's is a 409 unless forced. */
+  private async apply(step: Extract<ApiStep, { op: "apply" }>, value: string): Promise<Observation> {
+    const labels = { [SELECTED_LABEL]: step.selected ? "yes" : "no" };
+    const body = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: step.key, labels }, data: { v: value } };
+    const path = `${this.collection}/${step.key}?fieldManager=fuzz-c${step.client}${step.force ? "&force=true" : ""}`;
+    return this.write(step.client, step.key, "apply", "PATCH", path, body, "application/apply-patch+yaml", { value, labels, precondition: undefined, recorded: true });
+  }
+
   private async delete(step: Extract<ApiStep, { op: "delete" }>): Promise<Observation> {
     const seen = this.clients[step.client]!.seen.get(step.key);
     const preconditions =
@@ -231,7 +241,7 @@ export class FuzzSide {
   private async write(
     client: number,
     key: FuzzKey,
-    verb: "create" | "update" | "patch" | "delete",
+    verb: "create" | "update" | "patch" | "delete" | "apply",
     method: string,
     path: string,
     body: unknown,
@@ -251,7 +261,8 @@ export class FuzzSide {
         client: `c${client}`,
         startMs: begun.startMs,
         endMs: this.recordedNow(),
-        verb,
+        // An apply is a create when it made the object (201), else a patch: it merges what it names.
+        verb: verb === "apply" ? (answer.status === 201 ? "create" : "patch") : verb,
         name: key,
         precondition: recording.precondition,
         value: recording.value,

@@ -183,7 +183,7 @@ async function alignClocks(servers: RunServers, targetStartMs: number, modelStar
 }
 
 function isWrite(step: ApiStep): boolean {
-  return step.op === "create" || step.op === "update" || step.op === "patch" || step.op === "delete" || step.op === "release";
+  return step.op === "create" || step.op === "update" || step.op === "patch" || step.op === "delete" || step.op === "apply" || step.op === "release";
 }
 
 function usesFinalizers(step: ApiStep): boolean {

@@ -83,6 +83,7 @@ export async function startObservedServer(options: ObservedServerOptions): Promi
     customResourceDefinitions: [parseCustomResourceDefinition(WIDGETS)],
     // As a cluster (and `serve`): each namespace gets its default ServiceAccount, which Pod cases wait for.
     defaultServiceAccounts: true,
+    trackManagedFields: true,
     ...retention,
     wrap: observe,
     ...(options.tls !== undefined && { tls: options.tls }),

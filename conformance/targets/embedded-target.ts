@@ -116,6 +116,7 @@ export async function startEmbeddedTarget(dialect: Dialect, options: EmbeddedTar
     customResourceDefinitions: [SAMPLE_CUSTOM_RESOURCE],
     // As `serve` (and so for the planted-defect runs too): Pod cases wait for the default ServiceAccount.
     defaultServiceAccounts: true,
+    trackManagedFields: true,
   });
   const http = await serveHttp(server.handle, {
     host: "127.0.0.1",
@@ -153,6 +154,8 @@ export function virtualTimeApiServer(dialect: Dialect, seed: string, defects: Re
     build: BUILD,
     ...(auth !== undefined && { auth }),
     defects,
+    // As the conformance target's socket server: real clients' writes keep managedFields.
+    trackManagedFields: true,
     ...VIRTUAL_TIME_WINDOWS,
   });
   return { sim, server };

@@ -77,6 +77,35 @@ const APP_MANIFEST = [
   "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 1\n  maxReplicas: 5\n  metrics:\n  - type: Resource\n    resource:\n      name: cpu\n      target: {type: Utilization, averageUtilization: 70}",
 ].join("\n---\n");
 
+/** A namespaced custom type with a schema: a required enum, an integer with a minimum and a default. */
+const CRD_YAML = [
+  "apiVersion: apiextensions.k8s.io/v1",
+  "kind: CustomResourceDefinition",
+  "metadata:",
+  "  name: gizmos.example.io",
+  "spec:",
+  "  group: example.io",
+  "  names: {plural: gizmos, singular: gizmo, kind: Gizmo}",
+  "  scope: Namespaced",
+  "  versions:",
+  "  - name: v1",
+  "    served: true",
+  "    storage: true",
+  "    schema:",
+  "      openAPIV3Schema:",
+  "        type: object",
+  "        properties:",
+  "          spec:",
+  "            type: object",
+  "            required: [color]",
+  "            properties:",
+  "              size: {type: integer, minimum: 1, default: 3, description: How big the gizmo is.}",
+  "              color: {type: string, enum: [red, green, blue]}",
+  "",
+].join("\n");
+
+const gizmoYaml = (name: string, spec: string) => `apiVersion: example.io/v1\nkind: Gizmo\nmetadata:\n  name: ${name}\nspec:\n  ${spec}\n`;
+
 const ROWS: readonly Row[] = [
   // kubectl 1.27 prints version.Info{…} (and a deprecation warning), later ones the short form.
   { args: ["version"], code: 0, stdout: /^Client Version: [\s\S]*^Server Version: (?:v1\.26\.4\+orb-harness$|version\.Info\{.*GitVersion:"v1\.26\.4\+orb-harness")/m },
@@ -111,6 +140,31 @@ const ROWS: readonly Row[] = [
   { args: ["apply", "-f", "FILE:applied.yaml"], code: 0, stdout: /^configmap\/applied configured\n$/ },
   { args: ["apply", "-f", "FILE:applied.yaml"], code: 0, stdout: /^configmap\/applied unchanged\n$/ },
   { args: ["diff", "-f", "FILE:applied.yaml"], code: 0, stdout: /^$/ },
+  // server-side apply: create, change, a conflict with another manager (exit 1, the field and its manager), forced
+  { args: ["apply", "--server-side", "-f", "FILE:ssa.yaml"], files: { "ssa.yaml": configMapYaml("ssa", { mode: "fast", level: "3" }) }, code: 0, stdout: /^configmap\/ssa serverside-applied\n$/ },
+  { args: ["apply", "--server-side", "-f", "FILE:ssa.yaml"], files: { "ssa.yaml": configMapYaml("ssa", { mode: "slow", level: "3" }) }, code: 0, stdout: /^configmap\/ssa serverside-applied\n$/ },
+  {
+    args: ["apply", "--server-side", "--field-manager=other", "-f", "FILE:ssa-other.yaml"],
+    files: { "ssa-other.yaml": configMapYaml("ssa", { mode: "turbo" }) },
+    code: 1,
+    stderr: /^error: Apply failed with 1 conflict: conflict with "kubectl": \.data\.mode\n[\s\S]*--force-conflicts/,
+  },
+  { args: ["apply", "--server-side", "--field-manager=other", "--force-conflicts", "-f", "FILE:ssa-other.yaml"], code: 0, stdout: /^configmap\/ssa serverside-applied\n$/ },
+  { args: ["get", "configmap", "ssa", "--show-managed-fields", "-o", "jsonpath={.data.mode} {.metadata.managedFields[*].manager}"], code: 0, stdout: /^turbo kubectl other$/ },
+  // a CustomResourceDefinition over the API: established, a valid and an invalid custom resource, explain, deleted with its objects
+  { args: ["apply", "-f", "FILE:crd.yaml"], files: { "crd.yaml": CRD_YAML }, code: 0, stdout: /^customresourcedefinition\.apiextensions\.k8s\.io\/gizmos\.example\.io created\n$/ },
+  { args: ["wait", "--for", "condition=established", "crd/gizmos.example.io", "--timeout=5s"], code: 0, stdout: /^customresourcedefinition\.apiextensions\.k8s\.io\/gizmos\.example\.io condition met\n$/ },
+  { args: ["create", "-f", "FILE:gizmo.yaml"], files: { "gizmo.yaml": gizmoYaml("g1", "color: red") }, code: 0, stdout: /^gizmo\.example\.io\/g1 created\n$/ },
+  {
+    args: ["create", "-f", "FILE:bad-gizmo.yaml"],
+    files: { "bad-gizmo.yaml": gizmoYaml("g2", 'color: purple\n  size: "big"') },
+    code: 1,
+    stderr: /^The Gizmo "g2" is invalid: \n\* spec\.color: Unsupported value: "purple": supported values: "red", "green", "blue"\n\* spec\.size: Invalid value: "string": spec\.size in body must be of type integer: "string"\n$/,
+  },
+  { args: ["get", "gizmo", "g1", "-o", "jsonpath={.spec}"], code: 0, stdout: /^\{"color":"red","size":3\}$/ },
+  { args: ["explain", "gizmos.spec.size"], code: 0, stdout: /FIELD:\s+size <integer>[\s\S]*How big the gizmo is\./ },
+  { args: ["delete", "crd", "gizmos.example.io"], code: 0, stdout: /^customresourcedefinition\.apiextensions\.k8s\.io "gizmos\.example\.io" deleted\n$/ },
+  { args: ["get", "--raw", "/apis/example.io/v1/namespaces/default/gizmos"], code: 1, stderr: /NotFound/ },
   // patch, label, annotate, scale
   { args: ["patch", "configmap", "settings", "--type=strategic", "-p", '{"data":{"s":"1"}}'], code: 0, stdout: /^configmap\/settings patched\n$/ },
   { args: ["patch", "configmap", "settings", "--type=merge", "-p", '{"data":{"m":"1","level":null}}'], code: 0, stdout: /^configmap\/settings patched\n$/ },

@@ -234,6 +234,7 @@ async function serve(options: ServeOptions, output: CliOutput): Promise<number> 
       ...(planted.size > 0 && { defects: planted }),
       // Real clients (kubectl, the conformance suite) wait for each namespace's default ServiceAccount before creating Pods.
       defaultServiceAccounts: true,
+      trackManagedFields: true,
     });
   } catch (error) {
     // An unknown --fail-check name, for one.

@@ -163,6 +163,7 @@ function resolve(options: EmbeddedServerOptions): Resolved {
     ...(options.defects !== undefined && options.defects.length > 0 && { defects: new Set(options.defects) }),
     // As `serve`: clients wait for each namespace's default ServiceAccount before creating Pods.
     defaultServiceAccounts: true,
+    trackManagedFields: true,
   };
   return { serverOptions, simulation, token };
 }

@@ -38,7 +38,7 @@ import { objectLister } from "./registry/object-lister.ts";
 import { withPlantedWatchDefects } from "./defects/planted-watches.ts";
 import { withPlantedResponseDefects } from "./defects/planted-responses.ts";
 import { storeWatchSource } from "./watch/watch-source.ts";
-import { objectRegistry, type ObjectRegistry } from "./registry/object-registry.ts";
+import { objectRegistry, type ApplyingRegistry } from "./registry/object-registry.ts";
 
 /**
  * The flush interval of watch streams `serve` sets: with 1,000 watchers, a socket write per watcher
@@ -98,6 +98,13 @@ export interface ApiServerOptions {
    * conformance target, where real clients wait for `default` before creating Pods, turn it on.
    */
   readonly defaultServiceAccounts?: boolean;
+  /**
+   * Keep metadata.managedFields on every write (an Update entry per writer, as kube-apiserver's
+   * field manager does; registry/managed-fields-tracking.ts). Off by default: simulations must keep
+   * their trace hashes; `serve`, the library, the conformance target and the safety run's observed
+   * server turn it on. Server-side apply keeps managedFields either way.
+   */
+  readonly trackManagedFields?: boolean;
 }
 
 /** An embedded API server over its own store. */
@@ -122,7 +129,8 @@ export class ApiServer {
       resourceVersions: options.opaqueResourceVersions === true ? opaqueResourceVersions : decimalResourceVersions,
       ...(writePipeline !== undefined && { plantedDefects: writePipeline.storeDefects }),
     });
-    const registry = new ResourceRegistry(this.dialect, (options.customResourceDefinitions ?? []).map((definition) => definition.type));
+    // Custom types are served once their definitions are created (storeCustomResourceDefinitions).
+    const registry = new ResourceRegistry(this.dialect);
     // RBAC mode: Roles, ClusterRoles and bindings in this store authorize (auth/rbac-authorizer.ts).
     const rbac = options.auth?.authorizationMode === "RBAC" ? rbacTypes(registry, this.dialect) : undefined;
     const context = {
@@ -144,6 +152,7 @@ export class ApiServer {
       auth: rbac === undefined || options.auth === undefined ? options.auth : withRbacAuthorizer(options.auth, storeRbacObjects(this.store, rbac)),
       health: new HealthState({ dialect: this.dialect, clock: options.clock, ...options.health }),
       defects,
+      trackManagedFields: options.trackManagedFields === true,
       writePipeline,
       hostMetrics: options.hostMetrics,
     };
@@ -169,7 +178,7 @@ export class ApiServer {
    * A registry over this server's store, as its handlers write through, drawing generated values
    * (uids) from `rng`: the simulation's StoreApi keeps a random stream of its own.
    */
-  objectRegistry(rng: Rng): ObjectRegistry {
+  objectRegistry(rng: Rng): ApplyingRegistry {
     return withPlantedRegistryDefects(objectRegistry({ ...this.context, rng }), this.context.defects);
   }
 
@@ -206,11 +215,10 @@ export class ApiServer {
     this.store.closeAllWatches();
   }
 
-  // The definitions are listed like any object (read-only): clients discover custom types from them.
+  // `serve --crd FILE`: the same create as over the API (apiextensions/definition-lifecycle.ts), at start-up.
   private storeCustomResourceDefinitions(): void {
     for (const { object } of this.options.customResourceDefinitions ?? []) {
-      const stamped = { ...object, metadata: { ...object.metadata, uid: this.options.rng.uuid(), creationTimestamp: rfc3339(this.options.clock) } };
-      this.store.create(storageKey(customResourceDefinitionsType, undefined, object.metadata.name), stamped);
+      this.context.objects.create({ type: customResourceDefinitionsType }, object, { dryRun: false });
     }
   }
 

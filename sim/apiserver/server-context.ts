@@ -11,7 +11,7 @@ import type { AuthConfig, UserInfo } from "./auth/index.ts";
 import type { HealthState } from "./health/index.ts";
 import type { ResourceRegistry, ResourceType } from "./routing/resource-types.ts";
 import type { WatchBroadcasts } from "./watch/watch-broadcast.ts";
-import type { ObjectRegistry } from "./registry/object-registry.ts";
+import type { ApplyingRegistry } from "./registry/object-registry.ts";
 import type { ObjectLister } from "./registry/object-lister.ts";
 import type { WatchSource } from "./watch/watch-source.ts";
 
@@ -25,7 +25,7 @@ export interface ServerContext {
   /** The served types. */
   readonly registry: ResourceRegistry;
   /** Every write of objects goes through it (registry/object-registry.ts), with the planted write defects around it. */
-  readonly objects: ObjectRegistry;
+  readonly objects: ApplyingRegistry;
   /** Every list read goes through it (registry/object-lister.ts), with the planted list defects around it. */
   readonly lists: ObjectLister;
   /** Every client watch opens through it (watch/watch-source.ts), with the planted watch defects around it. */
@@ -52,6 +52,11 @@ export interface ServerContext {
   readonly hostMetrics: (() => readonly string[]) | undefined;
   /** Bugs planted on purpose (defects.ts): empty unless `serve --defect` or the defects test asked for some. */
   readonly defects: ReadonlySet<DefectName>;
+  /**
+   * Whether writes keep metadata.managedFields (an Update entry per writer; registry/managed-fields-tracking.ts).
+   * Apply keeps them whatever this says, since ownership is what it computes.
+   */
+  readonly trackManagedFields: boolean;
   /** Writes waiting for storage: only with a planted concurrency defect that needs it (write-pipeline.ts), else undefined. */
   readonly writePipeline: WritePipeline | undefined;
 }

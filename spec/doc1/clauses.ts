@@ -10,8 +10,13 @@
  * Ids never change once published; retire an id rather than reuse it for another statement.
  */
 
-/** Where a clause's answer comes from: doc 1's own words, or a gap doc 1 leaves that Kubernetes fills. */
-export type ClauseOrigin = "doc1" | "gap";
+import { KUBERNETES_CRD_CLAUSES } from "../kubernetes/crd-clauses.ts";
+
+/**
+ * Where a clause's answer comes from: doc 1's own words, a gap doc 1 leaves that Kubernetes fills,
+ * or Kubernetes behaviour doc 1 does not cover at all (spec/kubernetes/, ids `k8s/<area>/<slug>`).
+ */
+export type ClauseOrigin = "doc1" | "gap" | "kubernetes";
 
 interface ClauseEntry<I extends string> {
   readonly id: I;
@@ -70,6 +75,18 @@ const entries = [
   rule("doc1/1/verbs/single-resource", "get, create, apply, update, patch, delete and proxy act on a single resource only and accept no list or transaction of several resources."),
   rule("doc1/1/verbs/several-resources", "list, watch and deletecollection act on several resources."),
   untestable("doc1/1/verbs/series-of-requests", "Clients that act on a set send a series of single requests.", CLIENT),
+  // apply is one of §1's verbs; doc 1 says nothing more of it. What Kubernetes 1.26 does was
+  // recorded (sim/apiserver/apply/recorded/, conformance/record/record-server-side-apply.ts).
+  gap("doc1/1/verbs/apply/content-type", "How an apply is sent is not shown.", "PATCH of the object with Content-Type application/apply-patch+yaml; the body is the applied configuration, YAML or JSON"),
+  gap("doc1/1/verbs/apply/creates", "Whether apply creates an object that does not exist is not said.", "it does: 201 with the created object"),
+  gap("doc1/1/verbs/apply/field-manager-required", "Who applies is not said.", "fieldManager is required: 422 Invalid on PatchOptions, cause FieldValueRequired on fieldManager"),
+  gap("doc1/1/verbs/apply/managed-fields", "How an object records who applied what is not said.", "metadata.managedFields: per manager an entry with manager, operation Apply, apiVersion, time (RFC 3339, seconds), fieldsType FieldsV1 and fieldsV1, the set of fields it owns"),
+  gap("doc1/1/verbs/apply/conflict", "What an apply that changes another manager's fields does is not said.", "409 Conflict, message `Apply failed with N conflict(s): ...`, one cause per field, reason FieldManagerConflict, field `.data.x`, message `conflict with \"<manager>\"`"),
+  gap("doc1/1/verbs/apply/force", "How an applier overrides another's fields is not said.", "force=true: the conflicting fields change and their ownership moves to the applier"),
+  gap("doc1/1/verbs/apply/shared", "What two managers applying the same value do is not said.", "no conflict: both own the field"),
+  gap("doc1/1/verbs/apply/removal", "What happens to a field a manager stops applying is not said.", "it is removed from the object unless another manager owns it"),
+  gap("doc1/1/verbs/apply/update-operation", "How other writes are recorded beside applies is not said.", "a create, update or non-apply patch adds what it changed to an Update entry of its fieldManager (else its User-Agent's product) and apiVersion, taking those fields from other managers"),
+  gap("doc1/1/verbs/apply/dry-run", "Whether apply takes dryRun is not said.", "dryRun=All: the answer is the applied object, nothing is stored"),
 
   // §2.1 Object names
   rule("doc1/2.1/name/unique", "Every object created through the API has a unique name, which gives idempotent creation and retrieval."),
@@ -358,15 +375,15 @@ const entries = [
   gap("doc1/9/not-shown", "Rules for deprecation and for negotiation of API versions beyond this are not shown.", "discovery documents at /api and /apis list the served groups and versions (transcripts discovery-*)", OPEN),
 ] as const;
 
-/** A stable clause id, e.g. `doc1/4.7/list/exact/limit-unset/rv-0`. */
-export type ClauseId = (typeof entries)[number]["id"];
+/** A stable clause id, e.g. `doc1/4.7/list/exact/limit-unset/rv-0`, or `k8s/crd/established`. */
+export type ClauseId = (typeof entries)[number]["id"] | (typeof KUBERNETES_CRD_CLAUSES)[number]["id"];
 
 /** One statement of doc 1: its id, section, words and whether an HTTP exchange can check it. */
 export interface Clause {
   /** Stable id, `doc1/<section>/<slug>`. */
   readonly id: ClauseId;
-  /** The document: always 1 here. */
-  readonly doc: 1;
+  /** The document: 1, or "kubernetes" for Kubernetes behaviour beyond doc 1. */
+  readonly doc: 1 | "kubernetes";
   /** The section of doc 1, e.g. "4.7" or "3". */
   readonly section: string;
   /** The rule in a short sentence close to the document's words. */
@@ -395,12 +412,20 @@ export const clauses: readonly Clause[] = entries.map(
   (entry): Clause => ({ ...entry, parent: entry.parent as ClauseId | undefined, doc: 1, section: sectionOf(entry.id) }),
 );
 
-const byId = new Map<string, Clause>(clauses.map((c) => [c.id, c]));
+/** Kubernetes behaviour beyond doc 1 that cases check (origin "kubernetes", spec/kubernetes/). */
+export const kubernetesClauses: readonly Clause[] = KUBERNETES_CRD_CLAUSES.map(
+  (entry): Clause => ({ ...entry, testable: true, origin: "kubernetes", doc: "kubernetes", section: sectionOf(entry.id) }),
+);
+
+/** Doc 1's clauses, then the Kubernetes clauses: what cases, reports and the coverage matrix may name. */
+export const everyClause: readonly Clause[] = [...clauses, ...kubernetesClauses];
+
+const byId = new Map<string, Clause>(everyClause.map((c) => [c.id, c]));
 
 /** The clause with this id; throws on an id the catalog does not have. */
 export function clauseById(id: string): Clause {
   const found = byId.get(id);
-  if (found === undefined) throw new Error(`unknown clause id "${id}" (not in spec/doc1/clauses.ts)`);
+  if (found === undefined) throw new Error(`unknown clause id "${id}" (not in spec/doc1/clauses.ts nor spec/kubernetes/)`);
   return found;
 }
 

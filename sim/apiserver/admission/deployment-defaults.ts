@@ -2,8 +2,8 @@
  * What Kubernetes' defaulting adds to a Deployment (apps/v1 SetDefaults_Deployment and the pod
  * template's defaults), as a real kube-apiserver 1.26 stores it (transcript scale-deployment-after):
  * one replica, a RollingUpdate strategy of 25% / 25%, 10 old ReplicaSets kept, a 600 s progress
- * deadline, and the pod template's spec and container defaults (not the ports' protocol TCP, which
- * pod-defaults.ts does not set for Pods either). Defaulting runs on every write, so
+ * deadline, and the pod template's spec and container defaults (pod-defaults.ts, the ports'
+ * protocol TCP included). Defaulting runs on every write, so
  * a field a client drops comes back. Keys keep Go's field order, as kube-apiserver prints them.
  */
 import type { StoredObject } from "../../store/stored-object.ts";

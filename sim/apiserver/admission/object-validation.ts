@@ -12,6 +12,7 @@ import { structItems } from "../patch/json-value.ts";
 import { createMetadataCauses, updateMetadataCauses } from "../validation/metadata-validation.ts";
 import { invalidObjectMessage } from "../validation/object-names.ts";
 import type { ResourceType } from "../routing/resource-types.ts";
+import { customResourceCauses } from "../apiextensions/custom-resource-validation.ts";
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +29,7 @@ export function validateObject(type: ResourceType, object: StoredObject, current
       : keepsValidatedMetadata(object.metadata, current.metadata)
         ? []
         : updateMetadataCauses(type.kind, object.metadata, undefined);
-  const causes = [...metadata, ...dataCauses(type.kind, object), ...missingFields(type.kind, object)];
+  const causes = [...metadata, ...dataCauses(type.kind, object), ...missingFields(type.kind, object), ...customResourceCauses(type, object)];
   if (causes.length > 0) throw invalidObject(type, object.metadata.name, causes);
 }
 

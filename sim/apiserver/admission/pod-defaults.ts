@@ -6,7 +6,7 @@
  */
 import type { Dialect } from "../../../spec/dialects.ts";
 import type { StoredObject } from "../../store/stored-object.ts";
-import { structItems } from "../patch/json-value.ts";
+import { isJsonObject, structItems } from "../patch/json-value.ts";
 
 /** Seconds a pod tolerates a not-ready or unreachable node by default (Kubernetes' DefaultTolerationSeconds). */
 export const DEFAULT_TOLERATION_SECONDS = 300;
@@ -39,8 +39,11 @@ export function withPodDefaults(pod: StoredObject, dialect: Dialect): StoredObje
 
 /** A container with Kubernetes' defaults filled in (pods and pod templates alike). */
 export function withContainerDefaults(container: Json): Json {
+  const ports = container["ports"];
   return {
     ...container,
+    // A port's protocol defaults to TCP (SetDefaults_ContainerPort; recorded in apply/recorded/, apply-port-without-protocol).
+    ...(Array.isArray(ports) && { ports: ports.map((port) => (isJsonObject(port) && (port["protocol"] ?? "") === "" ? { ...port, protocol: "TCP" } : port)) }),
     resources: container["resources"] ?? {},
     terminationMessagePath: container["terminationMessagePath"] ?? "/dev/termination-log",
     terminationMessagePolicy: container["terminationMessagePolicy"] ?? "File",

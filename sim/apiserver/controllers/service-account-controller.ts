@@ -99,7 +99,8 @@ export class ServiceAccountController {
     const type = context.registry.find("", "v1", "serviceaccounts")!;
     if (context.store.get(storageKey(type, namespace, DEFAULT_SERVICE_ACCOUNT)) !== undefined) return;
     try {
-      context.objects.create({ type, namespace }, defaultServiceAccount(), { dryRun: false });
+      // Recorded in managedFields as kube-controller-manager's write, as its User-Agent makes it.
+      context.objects.create({ type, namespace }, defaultServiceAccount(), { dryRun: false, fieldManager: "kube-controller-manager" });
     } catch (error) {
       // Someone made it meanwhile (409), or the namespace began terminating or went (403, 404): nothing to do.
       if (error instanceof ApiError && [403, 404, 409].includes(error.status.code)) return;

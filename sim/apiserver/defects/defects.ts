@@ -154,6 +154,24 @@ export const defects = [
     clauses: ["doc1/4.7/watch/get-state/synthetic-added", "doc1/6/added/synthetic", "doc1/4.7/watch/rv-unset"],
     caughtBy: "suite",
   },
+  {
+    name: "apply-ignores-conflicts",
+    description: "a server-side apply that changes fields another manager owns succeeds and takes them, as if forced, instead of 409",
+    clauses: ["doc1/1/verbs/apply/conflict"],
+    caughtBy: "suite",
+  },
+  {
+    name: "custom-resource-schema-ignored",
+    description: "custom resources are written without their definition's schema: a wrong type or a missing required field is stored, nothing is pruned or defaulted",
+    clauses: ["k8s/crd/schema-validated", "k8s/crd/defaults", "k8s/crd/pruning"],
+    caughtBy: "suite",
+  },
+  {
+    name: "managed-fields-not-updated",
+    description: "a create, update or non-apply patch leaves metadata.managedFields as they were: the writer gets no Update entry and takes no field",
+    clauses: ["doc1/1/verbs/apply/update-operation"],
+    caughtBy: "suite",
+  },
   // Concurrency defects: only overlapping requests show them (see the header).
   {
     name: "watch-drops-simultaneous-write",

@@ -185,9 +185,8 @@ describe("discovery of groups", () => {
   it("lists a group's versions preferred first, in Kubernetes' version priority", () => {
     const base = k8sRegistry.types[0]!;
     const versions = ["v1beta1", "v2alpha1", "v1", "v2", "v1alpha1", "v1beta2"];
-    const types = versions.map((version) => ({ ...base, group: "example.io", version }));
-    // A registry serving one group in several versions; only `types` is read by discovery.
-    const registry = Object.assign(Object.create(ResourceRegistry.prototype) as ResourceRegistry, { types });
+    // A registry serving one group in several versions, as custom types.
+    const registry = new ResourceRegistry(kubernetes, versions.map((version) => ({ ...base, group: "example.io", version })));
     const group = apiGroup(registry, "example.io");
     expect(group?.versions.map((v) => v.version)).toEqual(["v2", "v1", "v1beta2", "v1beta1", "v2alpha1", "v1alpha1"]);
     expect(group?.preferredVersion).toEqual({ groupVersion: "example.io/v2", version: "v2" });

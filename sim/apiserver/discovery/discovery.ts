@@ -244,11 +244,13 @@ function resourceEntry(type: ResourceType): APIResource {
   return {
     name: type.resource,
     // kube-apiserver 1.26 leaves singularName empty for built-in types (every transcript entry is
-    // ""); clients derive the singular from the kind.
-    singularName: "",
+    // ""); clients derive the singular from the kind. Custom resources carry their definition's
+    // (recorded in apiextensions/recorded: discovery-resources).
+    singularName: type.custom !== undefined ? type.singular : "",
     namespaced: type.namespaced,
     kind: type.kind,
-    verbs: sortedVerbs(type.verbs),
+    // Custom resources list theirs in kube-apiserver's own order (custom-resources.ts), built-in types sorted.
+    verbs: type.custom !== undefined ? [...type.verbs] : sortedVerbs(type.verbs),
     ...(type.shortNames.length > 0 ? { shortNames: [...type.shortNames] } : {}),
     ...(categories.length > 0 ? { categories } : {}),
     ...(type.storageVersionHash !== undefined ? { storageVersionHash: type.storageVersionHash } : {}),

@@ -24,15 +24,17 @@ import { pageNotFound } from "../responses/http-response.ts";
 import { OpenApiDocuments, openApiTarget, type CustomSchemaSource } from "./openapi.ts";
 import type { JsonSchema } from "./openapi-schemas.ts";
 
-const documentsByServer = new WeakMap<ServerContext, OpenApiDocuments>();
+const documentsByServer = new WeakMap<ServerContext, { readonly revision: number; readonly documents: OpenApiDocuments }>();
 
-/** The documents of the server `context` belongs to (built once, on first use). */
+/**
+ * The documents of the server `context` belongs to, built on first use and again after the served
+ * custom types changed (a definition created, updated or deleted), so clients see them at once.
+ */
 export function serverOpenApiDocuments(context: ServerContext): OpenApiDocuments {
-  let documents = documentsByServer.get(context);
-  if (documents === undefined) {
-    documents = new OpenApiDocuments(context.registry, context.dialect, definitionSchemas(context));
-    documentsByServer.set(context, documents);
-  }
+  const cached = documentsByServer.get(context);
+  if (cached !== undefined && cached.revision === context.registry.revision) return cached.documents;
+  const documents = new OpenApiDocuments(context.registry, context.dialect, definitionSchemas(context));
+  documentsByServer.set(context, { revision: context.registry.revision, documents });
   return documents;
 }
 
@@ -133,6 +135,7 @@ function wildcards(clause: { type: string; subtype: string }): number {
 // A custom resource's schema: the `openAPIV3Schema` of the served version in its stored definition.
 function definitionSchemas(context: ServerContext): CustomSchemaSource {
   return (type) => {
+    if (type.custom !== undefined) return type.custom.schema as JsonSchema | undefined;
     const definition = context.store.get(storageKey(customResourceDefinitionsType, undefined, `${type.resource}.${type.group}`));
     const versions = (definition?.["spec"] as { versions?: unknown } | undefined)?.versions;
     if (!Array.isArray(versions)) return undefined;

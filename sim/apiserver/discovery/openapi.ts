@@ -18,8 +18,8 @@
  *   kind's schema (its `x-kubernetes-patch-merge-key` and `-strategy`); custom resources take no
  *   strategic merge patch, so theirs does not list it and kubectl sends a JSON merge patch.
  *
- * PATCH lists only the patch types the server takes: no `application/apply-patch+yaml`
- * (server-side apply is not implemented), which kube-apiserver lists.
+ * PATCH lists the patch types the server takes, as kube-apiserver does: `application/apply-patch+yaml`
+ * first (server-side apply), but not on the scale subresource, whose apply this server does not serve.
  */
 import { createHash } from "node:crypto";
 import type { Dialect } from "../../../spec/dialects.ts";
@@ -437,7 +437,8 @@ function requestBodyOf(action: Action, bodies: Bodies): { content: OpenApiConten
     case "deletecollection":
       return { content: { "*/*": { schema: ref(DELETE_OPTIONS) } } };
     case "patch": {
-      const types = ["application/json-patch+json", "application/merge-patch+json"];
+      // Server-side apply everywhere but on the scale subresource, which this server does not apply to.
+      const types = [...(bodies.kind === "Scale" ? [] : ["application/apply-patch+yaml"]), "application/json-patch+json", "application/merge-patch+json"];
       if (bodies.builtIn && supportsStrategicMergePatch(bodies.kind)) types.push("application/strategic-merge-patch+json");
       return { content: Object.fromEntries(types.map((type) => [type, { schema: ref(PATCH) }])) };
     }

@@ -1,5 +1,6 @@
 /** create: POST of an object to its collection (doc 1 §1, §2.1, §2.2, §2.7, §4.4). */
 import { methodNotAllowed } from "../responses/api-error.ts";
+import { fieldManagerOf } from "../request/field-manager.ts";
 import { isDryRun } from "../request/query-options.ts";
 import { decodeRequestObject } from "../request/request-object.ts";
 import { negotiateRepresentation, requestSerialization } from "../responses/representation.ts";
@@ -16,6 +17,6 @@ export async function handleCreate(context: ServerContext, target: ResourceReque
   requestSerialization(context, target);
   const dryRun = isDryRun(context, target, "CreateOptions");
   const { object, warnings } = await decodeRequestObject(context, target);
-  const created = context.objects.create(target, object, { dryRun });
+  const created = context.objects.create(target, object, { dryRun, fieldManager: fieldManagerOf(target) });
   return representation.object(201, withTypeMeta(type, created), warnings);
 }

@@ -1,10 +1,12 @@
-/** patch: PATCH of an object or of its status subresource, in any of the three patch types (doc 1 §1, §4.4). */
+/** patch: PATCH of an object or of its status subresource, in any of the three patch types (doc 1 §1, §4.4), or an apply (apply-handler.ts). */
 import type { StoredObject } from "../../store/stored-object.ts";
 import { applyPatch } from "../patch/apply-patch.ts";
 import { badRequest, failure, invalidValue, notFound } from "../responses/api-error.ts";
 import { fieldValidation } from "../request/query-options.ts";
 import { parseResourceVersion } from "../request/read-revision.ts";
+import { fieldManagerOf } from "../request/field-manager.ts";
 import { readPatchRequest } from "../request/patch-request.ts";
+import { handleApply } from "./apply-handler.ts";
 import { decodePatchedObject } from "../request/unknown-fields.ts";
 import { checkKind, metadataOf } from "../registry/object-stamping.ts";
 import { storageKey, withoutTypeMeta, withTypeMeta } from "../registry/stored-resource.ts";
@@ -19,7 +21,9 @@ export async function handlePatch(context: ServerContext, target: ResourceReques
   const { type } = target;
   const name = target.name!;
   const representation = negotiateRepresentation(context, target);
-  const { kind: patchKind, patch, dryRun } = await readPatchRequest(context, target);
+  const patchRequest = await readPatchRequest(context, target);
+  if (patchRequest.kind === "apply") return handleApply(context, target, representation, patchRequest);
+  const { kind: patchKind, patch, dryRun } = patchRequest;
   const current = context.store.get(storageKey(type, target.namespace, name));
   if (current === undefined) throw notFound(type, name);
   const patched = applyPatch(patchKind, type.kind, withTypeMeta(type, current), patch);
@@ -33,7 +37,7 @@ export async function handlePatch(context: ServerContext, target: ResourceReques
   const resourceVersion = metadata["resourceVersion"];
   const expectedRevision =
     typeof resourceVersion === "string" && resourceVersion !== current.metadata.resourceVersion ? parseResourceVersion(context, resourceVersion) : undefined;
-  const updated = context.objects.update({ ...target, name }, current, withoutTypeMeta(decoded), { expectedRevision, dryRun });
+  const updated = context.objects.update({ ...target, name }, current, withoutTypeMeta(decoded), { expectedRevision, dryRun, fieldManager: fieldManagerOf(target) });
   return representation.object(200, withTypeMeta(type, updated), warnings);
 }
 

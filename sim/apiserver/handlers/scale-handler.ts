@@ -13,6 +13,7 @@
  * - GET with `?watch=true` is a get: the subresource has no watch (transcript scale-list).
  */
 import type { StoredObject } from "../../store/stored-object.ts";
+import { fieldManagerOf } from "../request/field-manager.ts";
 import { applyPatch } from "../patch/apply-patch.ts";
 import { badRequest, failure, notFound, type ApiError } from "../responses/api-error.ts";
 import { fieldValidation } from "../request/query-options.ts";
@@ -53,7 +54,7 @@ export async function handleScaleUpdate(context: ServerContext, target: Resource
   if (typeof uid === "string" && uid !== "" && uid !== current.metadata["uid"]) throw storageUidConflict(type, target.namespace, current, uid);
   const resourceVersion = metadata["resourceVersion"];
   const expectedRevision = typeof resourceVersion === "string" && resourceVersion !== "" ? parseResourceVersion(context, resourceVersion) : undefined;
-  const updated = context.objects.update({ ...target, name, subresource: SCALE_SUBRESOURCE }, current, withoutTypeMeta(object), { expectedRevision, dryRun });
+  const updated = context.objects.update({ ...target, name, subresource: SCALE_SUBRESOURCE }, current, withoutTypeMeta(object), { expectedRevision, dryRun, fieldManager: fieldManagerOf(target) });
   return representation.object(200, scaleOf(updated, type), warnings);
 }
 
@@ -63,7 +64,10 @@ export async function handleScalePatch(context: ServerContext, target: ResourceR
   const name = target.name!;
   const scale = scaleType(type);
   const representation = negotiateRepresentation(context, { ...target, type: scale });
-  const { kind: patchKind, patch, dryRun } = await readPatchRequest(context, target);
+  const patchRequest = await readPatchRequest(context, target);
+  // Server-side apply of a Scale is not served yet (Kubernetes serves it): the route's 415.
+  if (patchRequest.kind === "apply") throw failure("UnsupportedMediaType", "415: Unsupported Media Type", {});
+  const { kind: patchKind, patch, dryRun } = patchRequest;
   const current = context.store.get(storageKey(type, target.namespace, name));
   if (current === undefined) throw notFound(type, name);
   const patched = applyPatch(patchKind, SCALE_KIND, scaleOf(current, type), patch);
@@ -84,7 +88,7 @@ export async function handleScalePatch(context: ServerContext, target: ResourceR
   const resourceVersion = metadata["resourceVersion"];
   const expectedRevision =
     typeof resourceVersion === "string" && resourceVersion !== current.metadata.resourceVersion ? parseResourceVersion(context, resourceVersion) : undefined;
-  const updated = context.objects.update({ ...target, name, subresource: SCALE_SUBRESOURCE }, current, withoutTypeMeta(decoded), { expectedRevision, dryRun });
+  const updated = context.objects.update({ ...target, name, subresource: SCALE_SUBRESOURCE }, current, withoutTypeMeta(decoded), { expectedRevision, dryRun, fieldManager: fieldManagerOf(target) });
   return representation.object(200, scaleOf(updated, type), warnings);
 }
 

@@ -1,5 +1,6 @@
 /** update: PUT of an object or of its status subresource (doc 1 §1, §3, §4.4). */
 import { failure, notFound } from "../responses/api-error.ts";
+import { fieldManagerOf } from "../request/field-manager.ts";
 import { parseResourceVersion } from "../request/read-revision.ts";
 import { storageKey, withoutTypeMeta, withTypeMeta } from "../registry/stored-resource.ts";
 import { allowsUnconditionalUpdate } from "../registry/type-strategy.ts";
@@ -17,7 +18,7 @@ export async function handleUpdate(context: ServerContext, target: ResourceReque
   if (current === undefined) {
     // Doc 1 §1: a PUT is a create when the object does not exist (deviation put-missing).
     if (context.dialect.answers["put-missing"] === "not-found" || target.subresource !== undefined) throw notFound(type, name);
-    const created = context.objects.create(target, { ...object, metadata: { ...metadata, name } }, { dryRun });
+    const created = context.objects.create(target, { ...object, metadata: { ...metadata, name } }, { dryRun, fieldManager: fieldManagerOf(target) });
     return representation.object(201, withTypeMeta(type, created), warnings);
   }
   // A uid in the body is a precondition, as in Kubernetes: it names one incarnation of the name.
@@ -31,7 +32,7 @@ export async function handleUpdate(context: ServerContext, target: ResourceReque
   const resourceVersion = metadata["resourceVersion"];
   checkConditionalUpdate(target, resourceVersion);
   const expectedRevision = typeof resourceVersion === "string" && resourceVersion !== "" ? parseResourceVersion(context, resourceVersion) : undefined;
-  const updated = context.objects.update({ ...target, name }, current, withoutTypeMeta(object), { expectedRevision, dryRun });
+  const updated = context.objects.update({ ...target, name }, current, withoutTypeMeta(object), { expectedRevision, dryRun, fieldManager: fieldManagerOf(target) });
   return representation.object(200, withTypeMeta(type, updated), warnings);
 }
 

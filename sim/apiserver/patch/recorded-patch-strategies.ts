@@ -12,16 +12,29 @@ import type { FieldStrategy, Schema } from "./strategic-merge-patch.ts";
 
 const REFERENCE_PREFIX = "#/components/schemas/";
 
-/** The kinds of the served recorded types. */
-export const RECORDED_PATCH_KINDS: readonly string[] = Object.entries(recordedTypesData().types)
-  .filter(([resource]) => SERVED_RECORDED_TYPES[resource] !== undefined)
-  .map(([, type]) => type.discovery.kind);
+/**
+ * Kinds served by hand whose schemas were recorded too: the CustomResourceDefinition, a Go type in
+ * kube-apiserver, patched strategically there (unlike the custom resources it defines).
+ */
+const OTHER_RECORDED_KINDS: Readonly<Record<string, { readonly group: string; readonly version: string }>> = {
+  CustomResourceDefinition: { group: "apiextensions.k8s.io", version: "v1" },
+};
+
+/** The kinds of the served recorded types, and the others with recorded schemas. */
+export const RECORDED_PATCH_KINDS: readonly string[] = [
+  ...Object.entries(recordedTypesData().types)
+    .filter(([resource]) => SERVED_RECORDED_TYPES[resource] !== undefined)
+    .map(([, type]) => type.discovery.kind),
+  ...Object.keys(OTHER_RECORDED_KINDS),
+];
 
 const bySchemaName = new Map<string, Schema>();
 
-/** The patch schema of a served recorded kind, or undefined. */
+/** The patch schema of a served recorded kind (or another with a recorded schema), or undefined. */
 export function recordedPatchSchema(kind: string): Schema | undefined {
-  const type = Object.values(recordedTypesData().types).find((entry) => entry.discovery.kind === kind && SERVED_RECORDED_TYPES[entry.discovery.name] !== undefined);
+  const type =
+    Object.values(recordedTypesData().types).find((entry) => entry.discovery.kind === kind && SERVED_RECORDED_TYPES[entry.discovery.name] !== undefined) ??
+    (Object.hasOwn(OTHER_RECORDED_KINDS, kind) ? OTHER_RECORDED_KINDS[kind] : undefined);
   if (type === undefined) return undefined;
   const name = recordedSchemaName({ group: type.group, version: type.version, kind });
   return name === undefined ? undefined : schemaNamed(name);

@@ -7,7 +7,8 @@ import { alreadyExists, fromStoreError, invalid, invalidValue } from "../respons
 import type { ResourceType } from "../routing/resource-types.ts";
 import { nameKindForResource, validateGenerateName } from "../validation/object-names.ts";
 import { metadataOf, stampNewObject } from "./object-stamping.ts";
-import type { CollectionAddress, RegistryContext } from "./registry-context.ts";
+import { withUpdateEntry } from "./managed-fields-tracking.ts";
+import type { CollectionAddress, CreateOptions, RegistryContext } from "./registry-context.ts";
 import { storageKey } from "./stored-resource.ts";
 import { prepareForCreate } from "./type-strategy.ts";
 
@@ -15,12 +16,16 @@ import { prepareForCreate } from "./type-strategy.ts";
  * Stamps, defaults, admits and stores a new object; in a dry run (doc 1 §2.7, §4.4.2–3) it stops
  * before the store: generated values are filled, nothing is persisted. Returns what is stored.
  */
-export function createObject(context: RegistryContext, address: CollectionAddress, object: Record<string, unknown>, options: { readonly dryRun: boolean }): StoredObject {
+export function createObject(context: RegistryContext, address: CollectionAddress, object: Record<string, unknown>, options: CreateOptions): StoredObject {
   const { type, namespace } = address;
   const defaulted = prepareForCreate(type, stampNewObject(type, object, namespace, context.clock, context.rng));
   checkGenerateName(type, defaulted.metadata.name, metadataOf(object)["generateName"]);
   if (type.namespaced) checkNamespaceAcceptsCreate(context, namespace!, type.resource, defaulted.metadata.name);
-  const stamped = admit(context, type, defaulted, undefined, options.dryRun);
+  const admitted = admit(context, type, defaulted, undefined, options.dryRun);
+  const stamped =
+    context.trackManagedFields && options.fieldManager !== undefined
+      ? withUpdateEntry(context, address, undefined, admitted, metadataOf(object)["managedFields"], options.fieldManager)
+      : admitted;
   const key = storageKey(type, namespace, stamped.metadata.name);
   if (options.dryRun) {
     if (context.store.get(key) !== undefined) throw alreadyExists(type, key.name);

@@ -6,8 +6,18 @@
 import type { ResourceType } from "../routing/resource-types.ts";
 import type { ServerContext } from "../server-context.ts";
 
-/** The server state a write touches: store, time, randomness (uids, names), types, admission, planted defects. */
-export type RegistryContext = Pick<ServerContext, "store" | "clock" | "rng" | "dialect" | "registry" | "admission" | "defects">;
+/** The server state a write touches: store, time, randomness (uids, names), types, admission, planted defects, whether managedFields are kept. */
+export type RegistryContext = Pick<ServerContext, "store" | "clock" | "rng" | "dialect" | "registry" | "admission" | "defects" | "trackManagedFields">;
+
+/** How a create is made. */
+export interface CreateOptions {
+  readonly dryRun: boolean;
+  /**
+   * The manager whose Update entry records the write in metadata.managedFields, when the server
+   * keeps them (ServerContext.trackManagedFields); undefined: the managedFields are left as they come.
+   */
+  readonly fieldManager?: string | undefined;
+}
 
 /** A collection objects are created in. */
 export interface CollectionAddress {

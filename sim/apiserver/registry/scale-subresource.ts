@@ -51,12 +51,19 @@ export function scaleType(parent: ResourceType): ResourceType {
 }
 
 /** The Scale of a stored parent, as kube-apiserver answers it (transcript scale-get). */
-export function scaleOf(parent: StoredObject, parentType: Pick<ResourceType, "kind">): Record<string, unknown> {
+export function scaleOf(parent: StoredObject, parentType: Pick<ResourceType, "kind" | "custom">): Record<string, unknown> {
   const { metadata } = parent;
   const spec = asRecord(parent["spec"]);
   const status = asRecord(parent["status"]);
-  const replicas = integerOr0(spec["replicas"]);
-  const selector = labelSelectorString(parentType.kind === "ReplicationController" ? { matchLabels: spec["selector"] } : spec["selector"]);
+  const paths = parentType.custom?.scale;
+  // A custom resource's Scale reads the paths its definition names (recorded in apiextensions/recorded: cr-scale-get).
+  const replicas = integerOr0(paths === undefined ? spec["replicas"] : valueAt(parent, paths.specReplicasPath));
+  const statusReplicas = integerOr0(paths === undefined ? status["replicas"] : valueAt(parent, paths.statusReplicasPath));
+  const customSelector = paths?.labelSelectorPath === undefined ? undefined : valueAt(parent, paths.labelSelectorPath);
+  const selector =
+    paths !== undefined
+      ? typeof customSelector === "string" ? customSelector : ""
+      : labelSelectorString(parentType.kind === "ReplicationController" ? { matchLabels: spec["selector"] } : spec["selector"]);
   return {
     kind: SCALE_KIND,
     apiVersion: `${SCALE_GROUP}/${SCALE_VERSION}`,
@@ -68,7 +75,7 @@ export function scaleOf(parent: StoredObject, parentType: Pick<ResourceType, "ki
       creationTimestamp: metadata["creationTimestamp"] ?? null,
     },
     spec: replicas === 0 ? {} : { replicas },
-    status: { replicas: integerOr0(status["replicas"]), ...(selector !== "" && { selector }) },
+    status: { replicas: statusReplicas, ...(selector !== "" && { selector }) },
   };
 }
 
@@ -81,8 +88,25 @@ export function requestedReplicas(scale: Readonly<Record<string, unknown>>): num
  * The parent as a Scale write leaves it: `current` with spec.replicas from `scale`, nothing else
  * of the Scale (its metadata and status are ignored, as Kubernetes ignores them).
  */
-export function withScaleReplicas(current: StoredObject, scale: Readonly<Record<string, unknown>>): StoredObject {
+export function withScaleReplicas(type: Pick<ResourceType, "custom">, current: StoredObject, scale: Readonly<Record<string, unknown>>): StoredObject {
+  const path = type.custom?.scale?.specReplicasPath;
+  if (path !== undefined) return withValueAt(current, path, requestedReplicas(scale));
   return { ...current, spec: { ...asRecord(current["spec"]), replicas: requestedReplicas(scale) } };
+}
+
+/** The value at a definition's JSON path (`.spec.replicas`: fields only, as Kubernetes allows there). */
+function valueAt(object: Readonly<Record<string, unknown>>, path: string): unknown {
+  let value: unknown = object;
+  for (const field of path.split(".").slice(1)) value = asRecord(value)[field];
+  return value;
+}
+
+/** `object` with `value` at the JSON path `path`, the objects on the way made where missing. */
+function withValueAt(object: StoredObject, path: string, value: unknown): StoredObject {
+  const fields = path.split(".").slice(1);
+  const set = (at: Record<string, unknown>, index: number): Record<string, unknown> =>
+    index === fields.length - 1 ? { ...at, [fields[index]!]: value } : { ...at, [fields[index]!]: set(asRecord(at[fields[index]!]), index + 1) };
+  return set(object, 0) as StoredObject;
 }
 
 /**

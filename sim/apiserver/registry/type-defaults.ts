@@ -11,7 +11,8 @@ import { recordedTypeTracksGeneration, withRecordedTypeDefaults } from "./record
 /** Types whose metadata.generation counts changes to spec (issue #3: bumped on spec changes). */
 export function tracksGeneration(type: ResourceType): boolean {
   if (type.recorded === true) return recordedTypeTracksGeneration(type);
-  return type.kind === "Deployment";
+  // Custom resources and their definitions count generations (recorded: apiextensions/recorded, cr-after-scale).
+  return type.kind === "Deployment" || type.custom !== undefined || type.kind === "CustomResourceDefinition";
 }
 
 /** The finalizer namespaces carry until their contents are gone (doc 1 §3, Kubernetes' name). */

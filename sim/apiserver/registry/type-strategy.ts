@@ -11,9 +11,19 @@ import type { ResourceType } from "../routing/resource-types.ts";
 import { SCALE_SUBRESOURCE, withScaleReplicas } from "./scale-subresource.ts";
 import { withRecordedTypeDecodeDefaults } from "./recorded-type-defaults.ts";
 import { tracksGeneration, withCreateDefaults } from "./type-defaults.ts";
+import { prunedAndDefaulted } from "../apiextensions/structural-schema.ts";
+import { customResourceDefinitionsType } from "../routing/custom-resources.ts";
 
-/** Defaults of a new object (namespaces: finalizer, label and phase; deployments: generation 1). */
+/**
+ * Defaults of a new object (namespaces: finalizer, label and phase; deployments: generation 1;
+ * custom resources: pruned and defaulted by their schema, no status where status is a subresource).
+ */
 export function prepareForCreate(type: ResourceType, object: StoredObject): StoredObject {
+  if (type.custom !== undefined) {
+    const decoded = withCustomResourceDecoding(type, object);
+    const { status: _ignored, ...rest } = decoded;
+    return withCreateDefaults(type, (type.subresources["status"] !== undefined ? rest : decoded) as StoredObject);
+  }
   return withCreateDefaults(type, object);
 }
 
@@ -25,8 +35,8 @@ export function prepareForCreate(type: ResourceType, object: StoredObject): Stor
  * (Kubernetes); generation counts changes to spec where the type tracks it.
  */
 export function prepareForUpdate(type: ResourceType, subresource: string | undefined, current: StoredObject, requested: StoredObject): StoredObject {
-  if (subresource === "status") return withRequestedStatus(current, requested);
-  const sent = subresource === SCALE_SUBRESOURCE ? withScaleReplicas(current, requested) : requested;
+  if (subresource === "status") return withCustomResourceDecoding(type, withRequestedStatus(current, requested));
+  const sent = withCustomResourceDecoding(type, subresource === SCALE_SUBRESOURCE ? withScaleReplicas(type, current, requested) : requested);
   // The recorded built-in types are defaulted on every write, as decoding defaults them in kube-apiserver.
   const written = type.recorded === true ? withRecordedTypeDecodeDefaults(type, sent) : sent;
   let next = type.subresources["status"] !== undefined ? withStoredStatus(current, written) : written;
@@ -66,5 +76,12 @@ export function validateUpdate(type: ResourceType, name: string, current: Stored
  * AllowUnconditionalUpdate is false; kube-apiserver 1.26.4 answers 422, recorded 2026-11-25).
  */
 export function allowsUnconditionalUpdate(type: ResourceType): boolean {
-  return type.kind !== "Lease";
+  // Nor for custom resources and their definitions (recorded: cr-status-put-invalid, crd-update-invalid).
+  return type.kind !== "Lease" && type.custom === undefined && type !== customResourceDefinitionsType;
+}
+
+/** A custom resource as decoding leaves it: pruned and defaulted by its version's schema (apiextensions/structural-schema.ts). */
+function withCustomResourceDecoding(type: ResourceType, object: StoredObject): StoredObject {
+  const schema = type.custom?.schema;
+  return schema === undefined ? object : (prunedAndDefaulted(object, schema) as StoredObject);
 }

@@ -8,8 +8,10 @@ import { StoreError } from "../../store/errors.ts";
 import type { StoredObject } from "../../store/stored-object.ts";
 import { admit } from "../admission/admission-chain.ts";
 import { validateStatusWriteMetadata } from "../admission/object-validation.ts";
+import { validateCustomResource } from "../apiextensions/custom-resource-validation.ts";
 import { parseResourceVersion } from "../request/read-revision.ts";
 import { conflict, fromStoreError } from "../responses/api-error.ts";
+import { withManagedFields, withUpdateEntry } from "./managed-fields-tracking.ts";
 import { carryOverMetadata } from "./object-stamping.ts";
 import type { ObjectAddress, RegistryContext } from "./registry-context.ts";
 import { scaleValidationError, SCALE_SUBRESOURCE } from "./scale-subresource.ts";
@@ -21,6 +23,10 @@ export interface UpdateOptions {
   /** The revision the writer read (its resourceVersion): Conflict unless the object is still there. Undefined: unconditional. */
   readonly expectedRevision?: number | undefined;
   readonly dryRun: boolean;
+  /** The manager whose Update entry records the write (registry-context.ts CreateOptions.fieldManager). */
+  readonly fieldManager?: string | undefined;
+  /** The managedFields an apply computed (registry/apply.ts): stored as they are, whatever the subresource's strategy keeps of the request. */
+  readonly managedFields?: readonly Record<string, unknown>[] | undefined;
 }
 
 /**
@@ -41,7 +47,17 @@ export function updateObject(context: RegistryContext, address: ObjectAddress, c
   // The status subresource changes no spec, so only writes of the main resource and of its scale
   // (which change spec.replicas) go through admission.
   if (subresource === "status") validateStatusWriteMetadata(type, name, requested);
-  const next = subresource === undefined || subresource === SCALE_SUBRESOURCE ? admit(context, type, proposed, current, options.dryRun) : proposed;
+  // A custom resource's status is checked against its schema too (admission, below, sees main writes only).
+  if (subresource === "status") validateCustomResource(type, proposed);
+  const admitted = subresource === undefined || subresource === SCALE_SUBRESOURCE ? admit(context, type, proposed, current, options.dryRun) : proposed;
+  // A Scale carries no managedFields of its parent's; any other request's are its own.
+  const requestedFields = subresource === SCALE_SUBRESOURCE ? undefined : requested.metadata["managedFields"];
+  const next =
+    options.managedFields !== undefined
+      ? withManagedFields(admitted, options.managedFields)
+      : context.trackManagedFields && options.fieldManager !== undefined
+        ? withUpdateEntry(context, address, current, admitted, requestedFields, options.fieldManager)
+        : admitted;
   const key = storageKey(type, address.namespace, name);
   const { expectedRevision } = options;
   if (expectedRevision !== undefined && context.store.formatRevision(expectedRevision) !== current.metadata.resourceVersion) {

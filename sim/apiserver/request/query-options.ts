@@ -78,12 +78,21 @@ export type OptionsKind = "CreateOptions" | "UpdateOptions" | "PatchOptions" | "
  * Whether the request is a dry run (doc 1 §4.4). `All` is; a bare `dryRun` is accepted where the
  * dialect follows doc 1 §4.4.4, else it is 422 Invalid like any value other than All (Kubernetes).
  */
-export function dryRun(query: URLSearchParams, optionsKind: OptionsKind, metaGroup: string, bareAccepted: boolean, bodyValues: readonly string[] = []): boolean {
+export function dryRun(
+  query: URLSearchParams,
+  optionsKind: OptionsKind,
+  metaGroup: string,
+  bareAccepted: boolean,
+  bodyValues: readonly string[] = [],
+  apply = false,
+): boolean {
   // Kubernetes validates an options object's fields together, in this order: force (patches),
   // fieldManager, dryRun, fieldValidation; a DELETE's options have only dryRun.
   const causes: StatusCause[] = [];
-  // Any force, even force=false, is Forbidden on a patch that is not an apply patch (the only kind served).
-  if (optionsKind === "PatchOptions" && query.has("force")) causes.push({ reason: "FieldValueForbidden", message: "Forbidden: may not be specified for non-apply patch", field: "force" });
+  // Any force, even force=false, is Forbidden on a patch that is not an apply patch; an apply
+  // patch needs a fieldManager (apimachinery's ValidatePatchOptions; recorded in apply/recorded/).
+  if (optionsKind === "PatchOptions" && !apply && query.has("force")) causes.push({ reason: "FieldValueForbidden", message: "Forbidden: may not be specified for non-apply patch", field: "force" });
+  if (apply && (query.get("fieldManager") ?? "") === "") causes.push({ reason: "FieldValueRequired", message: "Required value: is required for apply patch", field: "fieldManager" });
   if (optionsKind !== "DeleteOptions") causes.push(...fieldManagerCauses(query.get("fieldManager") ?? ""));
   // DELETE may carry dryRun in its DeleteOptions body instead (kubectl delete --dry-run=server
   // does); which of the two a DELETE reads is isDryRunDelete's (delete-options.ts).
@@ -137,6 +146,6 @@ function rejectOptions(kind: OptionsKind, metaGroup: string, causes: readonly St
 }
 
 /** Whether the request is a dry run, per the dialect's reading of a bare `dryRun` (doc 1 §4.4). */
-export function isDryRun(context: Pick<ServerContext, "dialect">, target: Pick<ResourceRequest, "query">, optionsKind: OptionsKind): boolean {
-  return dryRun(target.query, optionsKind, context.dialect.metaGroup, context.dialect.answers["bare-dry-run"] === "accept");
+export function isDryRun(context: Pick<ServerContext, "dialect">, target: Pick<ResourceRequest, "query">, optionsKind: OptionsKind, apply = false): boolean {
+  return dryRun(target.query, optionsKind, context.dialect.metaGroup, context.dialect.answers["bare-dry-run"] === "accept", [], apply);
 }

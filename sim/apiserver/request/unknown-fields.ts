@@ -12,6 +12,7 @@ import { invalidValueMessage } from "../validation/object-names.ts";
 import type { FieldValidation } from "./query-options.ts";
 import type { ResourceType } from "../routing/resource-types.ts";
 import { recordedTopLevelFields } from "../validation/schema-value-types.ts";
+import { prunedFieldPaths } from "../apiextensions/structural-schema.ts";
 
 const OBJECT_META_FIELDS = new Set([
   "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation", "creationTimestamp",
@@ -54,6 +55,9 @@ export function unknownFields(type: ResourceType, object: Record<string, unknown
     const allowed = new Set(["kind", "apiVersion", "metadata", ...known]);
     unknown.push(...Object.keys(object).filter((field) => !allowed.has(field)));
   }
+  // A custom resource's: what its schema would prune (apiextensions/structural-schema.ts; recorded cr-create-strict-unknown).
+  const schema = type.custom?.schema;
+  if (schema !== undefined) unknown.push(...prunedFieldPaths(object, schema).filter((path) => !path.startsWith("metadata.")));
   const metadata = object["metadata"];
   if (isPlainObject(metadata)) {
     unknown.push(...Object.keys(metadata).filter((field) => !OBJECT_META_FIELDS.has(field)).map((field) => `metadata.${field}`));

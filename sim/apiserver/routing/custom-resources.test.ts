@@ -28,11 +28,13 @@ describe("custom resource definitions", () => {
     expect(strategic.status).toBe(415);
   });
 
-  it("are listed read-only under apiextensions.k8s.io, and their group is discovered", async () => {
+  it("are listed under apiextensions.k8s.io as if created, their group discovered until the definition is deleted", async () => {
     const { call } = testServer("orb", { customResourceDefinitions: [parseCustomResourceDefinition(WIDGETS)] });
     const list = await call("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
     expect(list.json.items.map((item: any) => item.metadata.name)).toEqual(["widgets.example.io"]);
-    expect((await call("DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.io")).status).toBe(405);
     expect((await call("GET", "/apis")).json.groups.map((g: any) => g.name)).toContain("example.io");
+    // `serve --crd` is a shortcut for a create: the definition is deleted as one made over the API.
+    expect((await call("DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.io")).status).toBe(200);
+    expect((await call("GET", "/apis")).json.groups.map((g: any) => g.name)).not.toContain("example.io");
   });
 });

@@ -8,7 +8,7 @@
  */
 import type { Dialect } from "../../../spec/dialects.ts";
 import { AUTHENTICATION_GROUP } from "../auth/impersonate.ts";
-import { customResourceDefinitionsType } from "./custom-resources.ts";
+import { customResourceDefinitionsType, type CustomResourceVersion } from "./custom-resources.ts";
 import { recordedResourceTypes } from "./recorded-types.ts";
 
 /** Which name rule a type's objects follow (Kubernetes validation; doc 1 §2.1 names no rule). */
@@ -40,6 +40,8 @@ export interface ResourceType {
   readonly virtual?: boolean;
   /** A type derived from the recording of kube-apiserver 1.26.4 (recorded-types.ts). */
   readonly recorded?: boolean;
+  /** A custom resource type: what its CustomResourceDefinition says of the served version (custom-resources.ts). */
+  readonly custom?: CustomResourceVersion;
 }
 
 const ALL_VERBS: readonly Verb[] = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
@@ -156,19 +158,32 @@ function virtualType(group: string, version: string, resource: string, kind: str
   };
 }
 
-/** The served types of one dialect, looked up by group, version and plural. */
+/**
+ * The served types of one dialect, looked up by group, version and plural. Custom resource types
+ * come and go while the server runs, as their definitions are created, updated and deleted
+ * (apiextensions/definition-lifecycle.ts); `revision` counts those changes, so what is built from
+ * the types (the OpenAPI documents) knows when to rebuild.
+ */
 export class ResourceRegistry {
-  readonly types: readonly ResourceType[];
+  private served: readonly ResourceType[];
   private readonly byPath = new Map<string, ResourceType>();
+  private changes = 0;
 
-  /** The built-in types of `dialect`, the CustomResourceDefinitions listing, and `customTypes`. */
+  /** The built-in types of `dialect`, the CustomResourceDefinitions type, and `customTypes`. */
   constructor(dialect: Dialect, customTypes: readonly ResourceType[] = []) {
-    this.types = [...resourceTypes(dialect), customResourceDefinitionsType, ...customTypes];
-    for (const type of this.types) {
-      const path = `${type.group}/${type.version}/${type.resource}`;
-      if (this.byPath.has(path)) throw new Error(`resource ${path} is already served: a custom definition may not replace it`);
-      this.byPath.set(path, type);
-    }
+    this.served = [...resourceTypes(dialect), customResourceDefinitionsType];
+    for (const type of this.served) this.byPath.set(pathOf(type), type);
+    this.add(customTypes);
+  }
+
+  /** Every served type, built-in first, then custom ones in the order they came. */
+  get types(): readonly ResourceType[] {
+    return this.served;
+  }
+
+  /** How many times the custom types changed. */
+  get revision(): number {
+    return this.changes;
   }
 
   /** The type at `/api(s)/<group>/<version>/<resource>`, if served. */
@@ -176,10 +191,44 @@ export class ResourceRegistry {
     return this.byPath.get(`${group}/${version}/${resource}`);
   }
 
+  /** Whether `types` can be served: no path of theirs is served already (by another definition or a built-in type). */
+  canAdd(types: readonly ResourceType[]): boolean {
+    return types.every((type) => !this.byPath.has(pathOf(type)));
+  }
+
+  /** Serves `types` (custom resource types); throws if one would replace a served type. */
+  add(types: readonly ResourceType[]): void {
+    if (types.length === 0) return;
+    for (const type of types) {
+      if (this.byPath.has(pathOf(type))) throw new Error(`resource ${pathOf(type)} is already served: a custom definition may not replace it`);
+    }
+    for (const type of types) this.byPath.set(pathOf(type), type);
+    this.served = [...this.served, ...types];
+    this.changes += 1;
+  }
+
+  /** Stops serving the custom types of the definition `definitionName`. */
+  removeDefinition(definitionName: string): void {
+    const gone = this.served.filter((type) => type.custom?.definition === definitionName);
+    if (gone.length === 0) return;
+    for (const type of gone) this.byPath.delete(pathOf(type));
+    this.served = this.served.filter((type) => type.custom?.definition !== definitionName);
+    this.changes += 1;
+  }
+
+  /** The custom types of the definition `definitionName`. */
+  definitionTypes(definitionName: string): readonly ResourceType[] {
+    return this.served.filter((type) => type.custom?.definition === definitionName);
+  }
+
   /** The group/versions served, core ("") first, in the order discovery lists them. */
   groupVersions(): Array<{ group: string; version: string }> {
     const seen = new Map<string, { group: string; version: string }>();
-    for (const type of this.types) seen.set(`${type.group}/${type.version}`, { group: type.group, version: type.version });
+    for (const type of this.served) seen.set(`${type.group}/${type.version}`, { group: type.group, version: type.version });
     return [...seen.values()];
   }
+}
+
+function pathOf(type: ResourceType): string {
+  return `${type.group}/${type.version}/${type.resource}`;
 }

@@ -1,0 +1,173 @@
+/**
+ * A set of field paths, as structured-merge-diff keeps the fields a manager owns, and its
+ * `FieldsV1` encoding in metadata.managedFields: a tree whose keys are path elements (`f:name` a
+ * field, `k:{"name":"c"}` a list item by its keys, `v:"x"` an item of a set, `i:0` an item of an
+ * atomic-less list without keys), `{}` for a leaf, and `".": {}` where a path that has children
+ * is itself in the set (a list item or a map a manager created as a whole).
+ */
+
+/** One step of a path, in its FieldsV1 spelling (`f:data`, `k:{"name":"main"}`, `v:"a"`, `i:0`). */
+export type PathElement = string;
+
+/** A mutable set of paths, as a trie. */
+export class FieldSet {
+  /** Whether the path that leads here is itself a member. */
+  member = false;
+  readonly children = new Map<PathElement, FieldSet>();
+
+  /** The set a FieldsV1 object describes. */
+  static fromFieldsV1(fields: unknown): FieldSet {
+    const set = new FieldSet();
+    if (fields === null || typeof fields !== "object" || Array.isArray(fields)) return set;
+    for (const [key, value] of Object.entries(fields as Record<string, unknown>)) {
+      if (key === ".") {
+        set.member = true;
+        continue;
+      }
+      const child = FieldSet.fromFieldsV1(value);
+      // `{}` under a key: the path is a leaf member.
+      if (child.children.size === 0) child.member = true;
+      set.children.set(key, child);
+    }
+    return set;
+  }
+
+  /** The FieldsV1 object of this set: children in structured-merge-diff's order, `.` first. */
+  toFieldsV1(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    if (this.member && this.children.size > 0) out["."] = {};
+    for (const key of [...this.children.keys()].sort(comparePathElements)) {
+      out[key] = this.children.get(key)!.toFieldsV1();
+    }
+    return out;
+  }
+
+  /** Adds `path`. */
+  insert(path: readonly PathElement[]): void {
+    let node: FieldSet = this;
+    for (const element of path) {
+      let child = node.children.get(element);
+      if (child === undefined) {
+        child = new FieldSet();
+        node.children.set(element, child);
+      }
+      node = child;
+    }
+    node.member = true;
+  }
+
+  has(path: readonly PathElement[]): boolean {
+    const node = this.at(path);
+    return node !== undefined && node.member;
+  }
+
+  /** The subtree under `path`, if any path passes there. */
+  at(path: readonly PathElement[]): FieldSet | undefined {
+    let node: FieldSet | undefined = this;
+    for (const element of path) {
+      node = node.children.get(element);
+      if (node === undefined) return undefined;
+    }
+    return node;
+  }
+
+  /** Whether no path is a member. */
+  isEmpty(): boolean {
+    if (this.member) return false;
+    for (const child of this.children.values()) if (!child.isEmpty()) return false;
+    return true;
+  }
+
+  /** Every member path, depth first, in encoding order. */
+  paths(prefix: PathElement[] = []): PathElement[][] {
+    const out: PathElement[][] = [];
+    if (this.member) out.push([...prefix]);
+    for (const key of [...this.children.keys()].sort(comparePathElements)) {
+      out.push(...this.children.get(key)!.paths([...prefix, key]));
+    }
+    return out;
+  }
+
+  union(other: FieldSet): FieldSet {
+    const out = this.copy();
+    for (const path of other.paths()) out.insert(path);
+    return out;
+  }
+
+  /** The members of this set that are not members of `other` (not recursive: a member's children stay). */
+  difference(other: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const path of this.paths()) if (!other.has(path)) out.insert(path);
+    return out;
+  }
+
+  intersection(other: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const path of this.paths()) if (other.has(path)) out.insert(path);
+    return out;
+  }
+
+  /** The members of this set that are neither in `other` nor under a member of it. */
+  recursiveDifference(other: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const path of this.paths()) if (!path.some((_, index) => other.has(path.slice(0, index + 1)))) out.insert(path);
+    return out;
+  }
+
+  copy(): FieldSet {
+    const out = new FieldSet();
+    for (const path of this.paths()) out.insert(path);
+    return out;
+  }
+}
+
+// structured-merge-diff orders path elements: field names, then keys, then values, then indexes.
+const KIND_ORDER: Readonly<Record<string, number>> = { f: 0, k: 1, v: 2, i: 3 };
+
+function comparePathElements(a: PathElement, b: PathElement): number {
+  const byKind = (KIND_ORDER[a[0]!] ?? 9) - (KIND_ORDER[b[0]!] ?? 9);
+  if (byKind !== 0) return byKind;
+  if (a[0] === "i") return Number(a.slice(2)) - Number(b.slice(2));
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The path element of a field. */
+export function fieldElement(name: string): PathElement {
+  return `f:${name}`;
+}
+
+/** The path element of a list item by its keys: `k:` and the keys as JSON, sorted by name, as structured-merge-diff writes them. */
+export function keyElement(keys: Readonly<Record<string, unknown>>): PathElement {
+  const sorted = Object.keys(keys).sort();
+  return `k:{${sorted.map((name) => `${JSON.stringify(name)}:${JSON.stringify(keys[name])}`).join(",")}}`;
+}
+
+/** The path element of an item of a set. */
+export function valueElement(value: unknown): PathElement {
+  return `v:${JSON.stringify(value)}`;
+}
+
+/** The path element of an item by position. */
+export function indexElement(index: number): PathElement {
+  return `i:${index}`;
+}
+
+/**
+ * A path as Kubernetes prints it in a conflict: `.data.x`, `.spec.containers[name="main"].image`,
+ * `.metadata.finalizers[="a"]`, `.items[0]`.
+ */
+export function pathText(path: readonly PathElement[]): string {
+  let out = "";
+  for (const element of path) {
+    const body = element.slice(2);
+    if (element.startsWith("f:")) out += `.${body}`;
+    else if (element.startsWith("k:")) {
+      const keys = JSON.parse(body) as Record<string, unknown>;
+      out += `[${Object.entries(keys)
+        .map(([name, value]) => `${name}=${JSON.stringify(value)}`)
+        .join(",")}]`;
+    } else if (element.startsWith("v:")) out += `[=${body}]`;
+    else out += `[${body}]`;
+  }
+  return out;
+}
