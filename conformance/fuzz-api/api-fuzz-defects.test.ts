@@ -1,7 +1,8 @@
 /**
  * Teeth of `fuzz --target api` (issue 16): every planted defect of the embedded server (serve's
  * and soak's, sim/apiserver/defects/defects.ts) is found within 200 runs of one campaign seed, and shrunk
- * to at most 8 operations; without defects the same campaign finds nothing.
+ * to at most 8 operations, but those a defect says are beyond its operations (custom types); without
+ * defects the same campaign finds nothing.
  */
 import { describe, expect, it } from "vitest";
 import { defects } from "../../sim/apiserver/defects/defects.ts";
@@ -22,6 +23,11 @@ describe("fuzz --target api on the embedded server", () => {
   });
 
   for (const defect of defects) {
+    const beyond: string | undefined = "beyondApiFuzz" in defect ? defect.beyondApiFuzz : undefined;
+    if (beyond !== undefined) {
+      it.skip(`does not look for ${defect.name}: ${beyond} (the conformance suite catches it)`, () => undefined);
+      continue;
+    }
     it(`finds ${defect.name} within ${RUNS} runs, shrunk to at most 8 operations`, async () => {
       const target = await openApiFuzzTarget({ kind: "embedded", defects: new Set([defect.name]) });
       const { failures } = await runApiFuzz({ target, campaignSeed: CAMPAIGN_SEED, runs: RUNS, untilFailure: true, replayCommand: () => "" });

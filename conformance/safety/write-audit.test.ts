@@ -8,7 +8,7 @@ function snapshotOf(...keys: string[]): ClusterSnapshot {
   return { objects: new Map(keys.map((key) => [key, { key } as SnapshotEntry])), types: 1 };
 }
 
-const BEFORE = snapshotOf("/namespaces /keep-me", "/namespaces /orb-conformance-0a0a0a-0", "/nodes /bystander-node");
+const BEFORE = snapshotOf("/namespaces /keep-me", "/namespaces /orb-conformance-0a0a0a-0", "/nodes /bystander-node", "apiextensions.k8s.io/customresourcedefinitions /theirs.example.io");
 const request = (method: string, path: string, bodyName?: string): AuditedRequest => ({ method, path, bodyName });
 const OWN = "orb-conformance-abc123-0";
 
@@ -24,12 +24,14 @@ describe("the write audit", () => {
         request("POST", "/api/v1/nodes", "node-abc123-0"),
         request("PUT", "/api/v1/nodes/node-abc123-0"),
         request("DELETE", "/api/v1/nodes/node-abc123-0"),
+        request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", "widgets.own.example.io"),
+        request("DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.own.example.io"),
         request("PUT", `/api/v1/namespaces/${OWN}/finalize`),
         request("DELETE", `/api/v1/namespaces/${OWN}`),
       ],
       BEFORE,
     );
-    expect(audit).toEqual({ runNamespaces: [OWN], clusterObjects: ["/nodes/node-abc123-0"], outside: [] });
+    expect(audit).toEqual({ runNamespaces: [OWN], clusterObjects: ["/nodes/node-abc123-0", "apiextensions.k8s.io/customresourcedefinitions/widgets.own.example.io"], outside: [] });
   });
 
   it.each([
@@ -42,7 +44,8 @@ describe("the write audit", () => {
     ["to a Node that existed before", [request("DELETE", "/api/v1/nodes/bystander-node")]],
     ["creating a Node under the name of one that existed before", [request("POST", "/api/v1/nodes", "bystander-node")]],
     ["creating a Node of no known name", [request("POST", "/api/v1/nodes")]],
-    ["creating a cluster-scoped object of another type", [request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", "w.example.io")]],
+    ["creating a cluster-scoped object of another type", [request("POST", "/apis/storage.k8s.io/v1/storageclasses", "fast")]],
+    ["to a CustomResourceDefinition that existed before", [request("DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/theirs.example.io")]],
     ["to a review by name", [request("PUT", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews/x")]],
     ["to a path that names no resource", [request("POST", "/version")]],
   ])("flags a write %s (the first request)", (_name, requests) => {

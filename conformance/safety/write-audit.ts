@@ -36,6 +36,7 @@ const REVIEWS = new Set(["subjectaccessreviews", "selfsubjectaccessreviews", "lo
 /** Cluster-scoped types the suite creates objects of, and why. */
 export const CLUSTER_SCOPED_CREATES: Readonly<Record<string, string>> = {
   "/nodes": "the cases on cluster-scoped names and collections (crud/, discovery/) create Nodes of their own and delete them",
+  "apiextensions.k8s.io/customresourcedefinitions": "the custom-resources/ cases define types of their own (groups named after their namespaces) and delete them",
 };
 const RUN_NAMESPACE = /^orb-conformance-[0-9a-f]+-\d+$/;
 

@@ -35,7 +35,7 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     name: "bench",
-    summary: "benchmarks in fresh processes, beside a real kube-apiserver if given: figures, bench.json, bench.html",
+    summary: "benchmarks in fresh processes (kernel, simulation, store, server, suite, history, fuzz), beside a real kube-apiserver if given",
     load: async () => (await import("./bench.ts")).benchCommand,
   },
   {

@@ -48,6 +48,11 @@ export interface Defect {
    * against it violates, whatever else it also violates.
    */
   readonly historyRule?: HistoryInvariantId;
+  /**
+   * Why `fuzz --target api` cannot find it, where it cannot: its operations and model cover the
+   * built-in types, not the custom types a CustomResourceDefinition makes.
+   */
+  readonly beyondApiFuzz?: string;
 }
 
 /** Every defect the server can plant, in the order `serve --defect help` lists them. */
@@ -165,6 +170,7 @@ export const defects = [
     description: "custom resources are written without their definition's schema: a wrong type or a missing required field is stored, nothing is pruned or defaulted",
     clauses: ["k8s/crd/schema-validated", "k8s/crd/defaults", "k8s/crd/pruning"],
     caughtBy: "suite",
+    beyondApiFuzz: "the API fuzzer writes built-in types only, never a CustomResourceDefinition",
   },
   {
     name: "managed-fields-not-updated",
