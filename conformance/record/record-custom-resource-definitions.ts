@@ -12,11 +12,9 @@
  * resourceVersions, times, the namespace) are placeholders, managedFields are left out.
  */
 import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Agent, fetch } from "undici";
-import { ASSETS_ENVIRONMENT_VARIABLE } from "../control-plane/kube-assets.ts";
-import { startKubeControlPlane, type KubeControlPlane } from "../control-plane/kube-control-plane.ts";
+import type { KubeControlPlane } from "../control-plane/kube-control-plane.ts";
+import { runIfMain } from "./recorder-main.ts";
 
 type Json = any;
 
@@ -240,33 +238,12 @@ async function record(plane: KubeControlPlane, log: (line: string) => void): Pro
   return { gitVersion, recorded: new Date().toISOString().slice(0, 10), recorder: "conformance/record/record-custom-resource-definitions.ts", definition: WIDGET_DEFINITION, steps };
 }
 
-async function main(argv: readonly string[]): Promise<number> {
-  const flag = (name: string) => {
-    const at = argv.indexOf(name);
-    return at === -1 ? undefined : argv[at + 1];
-  };
-  const assetsDir = flag("--kube-assets") ?? process.env[ASSETS_ENVIRONMENT_VARIABLE];
-  if (assetsDir === undefined) {
-    process.stderr.write(`usage: npx tsx conformance/record/record-custom-resource-definitions.ts --kube-assets DIR [--out FILE]\n`);
-    return 2;
-  }
-  const out = resolve(flag("--out") ?? fileURLToPath(new URL("../../sim/apiserver/apiextensions/recorded/kube-apiserver-1.26-crds.json", import.meta.url)));
-  const log = (line: string) => process.stderr.write(`${line}\n`);
-  const plane = await startKubeControlPlane({ assetsDir, onProgress: log });
-  const stop = () => void plane.stop().then(() => process.exit(130));
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  let data: Json;
-  try {
-    data = await record(plane, log);
-  } finally {
-    await plane.stop();
-  }
-  writeFileSync(out, `${JSON.stringify(data, null, 1)}\n`);
-  log(`recorded ${Object.keys(data.steps).length} steps in ${out}`);
-  return 0;
-}
-
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exitCode = await main(process.argv.slice(2));
-}
+runIfMain(import.meta.url, {
+  script: "conformance/record/record-custom-resource-definitions.ts",
+  defaultOut: new URL("../../sim/apiserver/apiextensions/recorded/kube-apiserver-1.26-crds.json", import.meta.url),
+  async record({ plane, out, log }) {
+    const data = await record(plane, log);
+    writeFileSync(out, `${JSON.stringify(data, null, 1)}\n`);
+    log(`recorded ${Object.keys(data.steps).length} steps in ${out}`);
+  },
+});

@@ -25,13 +25,12 @@
  * `--raw DIR` also keeps the whole documents as they came (several MB; never commit them).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { Agent, fetch } from "undici";
 import { dialectByName } from "../../spec/dialects.ts";
-import { ASSETS_ENVIRONMENT_VARIABLE } from "../control-plane/kube-assets.ts";
-import { startKubeControlPlane, type KubeControlPlane } from "../control-plane/kube-control-plane.ts";
+import type { KubeControlPlane } from "../control-plane/kube-control-plane.ts";
+import { runIfMain } from "./recorder-main.ts";
 import { subresourceKind } from "../../sim/apiserver/discovery/discovery.ts";
 import { openApiGroupVersionPath } from "../../sim/apiserver/discovery/openapi.ts";
 import { ResourceRegistry } from "../../sim/apiserver/routing/resource-types.ts";
@@ -391,59 +390,34 @@ function formatSize(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
-async function main(argv: readonly string[]): Promise<number> {
-  const flag = (name: string) => {
-    const at = argv.indexOf(name);
-    return at === -1 ? undefined : argv[at + 1];
-  };
-  const assetsDir = flag("--kube-assets") ?? process.env[ASSETS_ENVIRONMENT_VARIABLE];
-  if (assetsDir === undefined) {
-    process.stderr.write(`usage: npx tsx conformance/record/record-openapi.ts --kube-assets DIR [--out DIR] [--raw DIR]\n  (or set ${ASSETS_ENVIRONMENT_VARIABLE})\n`);
-    return 2;
-  }
-  const out = resolve(flag("--out") ?? fileURLToPath(new URL("../../sim/apiserver/discovery/openapi-data/", import.meta.url)));
-  const raw = flag("--raw");
-  const log = (line: string) => process.stderr.write(`${line}\n`);
-  const plane = await startKubeControlPlane({ assetsDir, onProgress: log, extraApiserverFlags: APISERVER_FLAGS });
-  const stop = () => void plane.stop().then(() => process.exit(130));
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  let recorded: Recorded;
-  try {
-    recorded = await record(plane, log);
-  } finally {
-    await plane.stop();
-  }
-  const today = new Date().toISOString().slice(0, 10);
-  if (raw !== undefined) {
-    mkdirSync(raw, { recursive: true });
-    writeFileSync(join(raw, "openapi-v2.json"), JSON.stringify(recorded.v2));
-    writeFileSync(join(raw, "openapi-v3.json"), JSON.stringify(recorded.v3Index));
-    for (const [apiPath, document] of Object.entries(recorded.v3Documents)) writeFileSync(join(raw, `openapi-v3-${apiPath.replaceAll("/", "_")}.json`), JSON.stringify(document));
-    log(`raw documents in ${raw}`);
-  }
-  const data = extractServedSchemas(recorded.v3Documents, recorded.v2, servedKinds(), recorded.gitVersion, today);
-  mkdirSync(out, { recursive: true });
-  // Fixed gzip header (no time stamp, no name): the same recording gives the same bytes.
-  const compressed = gzipSync(JSON.stringify(data), { level: 9 });
-  writeFileSync(join(out, "kube-apiserver-1.26.json.gz"), compressed);
-  writeFileSync(join(out, "negotiation.json"), `${JSON.stringify({ gitVersion: recorded.gitVersion, recorded: today, answers: recorded.negotiation }, null, 1)}\n`);
-  writeFileSync(join(out, "v2-protobuf-samples.json"), `${JSON.stringify({ gitVersion: recorded.gitVersion, recorded: today, ...v2ProtobufSamples(recorded.v2, recorded.v2Protobuf) }, null, 1)}\n`);
-  writeFileSync(join(out, "custom-resources.json"), `${JSON.stringify({ gitVersion: recorded.gitVersion, recorded: today, ...recorded.customResources }, null, 1)}\n`);
-  for (const kind of data.source.missing) log(`warning: the recorded server has no schema of ${kind}; the embedded server describes it as a custom resource without a schema`);
-  log(
-    `kept ${Object.keys(data.v3.schemas).length} v3 schemas (${Object.keys(data.v3.groupVersions).join(", ")}) and ${Object.keys(data.v2.definitions).length} v2 definitions: ` +
-      `${formatSize(compressed.byteLength)} compressed (${formatSize(JSON.stringify(data).length)} of JSON) in ${out}`,
-  );
-  return 0;
-}
-
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      process.stderr.write(`record-openapi: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, {
+  script: "conformance/record/record-openapi.ts",
+  otherFlags: "[--raw DIR]",
+  defaultOut: new URL("../../sim/apiserver/discovery/openapi-data/", import.meta.url),
+  apiserverFlags: APISERVER_FLAGS,
+  async record({ plane, out, flag, log }) {
+    const recorded = await record(plane, log);
+    const raw = flag("--raw");
+    const today = new Date().toISOString().slice(0, 10);
+    if (raw !== undefined) {
+      mkdirSync(raw, { recursive: true });
+      writeFileSync(join(raw, "openapi-v2.json"), JSON.stringify(recorded.v2));
+      writeFileSync(join(raw, "openapi-v3.json"), JSON.stringify(recorded.v3Index));
+      for (const [apiPath, document] of Object.entries(recorded.v3Documents)) writeFileSync(join(raw, `openapi-v3-${apiPath.replaceAll("/", "_")}.json`), JSON.stringify(document));
+      log(`raw documents in ${raw}`);
+    }
+    const data = extractServedSchemas(recorded.v3Documents, recorded.v2, servedKinds(), recorded.gitVersion, today);
+    mkdirSync(out, { recursive: true });
+    // Fixed gzip header (no time stamp, no name): the same recording gives the same bytes.
+    const compressed = gzipSync(JSON.stringify(data), { level: 9 });
+    writeFileSync(join(out, "kube-apiserver-1.26.json.gz"), compressed);
+    writeFileSync(join(out, "negotiation.json"), `${JSON.stringify({ gitVersion: recorded.gitVersion, recorded: today, answers: recorded.negotiation }, null, 1)}\n`);
+    writeFileSync(join(out, "v2-protobuf-samples.json"), `${JSON.stringify({ gitVersion: recorded.gitVersion, recorded: today, ...v2ProtobufSamples(recorded.v2, recorded.v2Protobuf) }, null, 1)}\n`);
+    writeFileSync(join(out, "custom-resources.json"), `${JSON.stringify({ gitVersion: recorded.gitVersion, recorded: today, ...recorded.customResources }, null, 1)}\n`);
+    for (const kind of data.source.missing) log(`warning: the recorded server has no schema of ${kind}; the embedded server describes it as a custom resource without a schema`);
+    log(
+      `kept ${Object.keys(data.v3.schemas).length} v3 schemas (${Object.keys(data.v3.groupVersions).join(", ")}) and ${Object.keys(data.v2.definitions).length} v2 definitions: ` +
+        `${formatSize(compressed.byteLength)} compressed (${formatSize(JSON.stringify(data).length)} of JSON) in ${out}`,
+    );
+  },
+});

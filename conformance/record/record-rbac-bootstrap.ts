@@ -20,11 +20,11 @@
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Agent, fetch } from "undici";
-import { ASSETS_ENVIRONMENT_VARIABLE, findKubeAssets } from "../control-plane/kube-assets.ts";
-import { startKubeControlPlane, type KubeControlPlane } from "../control-plane/kube-control-plane.ts";
+import { findKubeAssets } from "../control-plane/kube-assets.ts";
+import type { KubeControlPlane } from "../control-plane/kube-control-plane.ts";
+import { runIfMain } from "./recorder-main.ts";
 import { freeLoopbackPorts } from "../control-plane/free-port.ts";
 
 type Json = any;
@@ -168,48 +168,26 @@ function kubectlText(plane: KubeControlPlane, args: readonly string[]): string {
   }
 }
 
-async function main(argv: readonly string[]): Promise<number> {
-  const flag = (name: string) => {
-    const at = argv.indexOf(name);
-    return at === -1 ? undefined : argv[at + 1];
-  };
-  const assetsDir = flag("--kube-assets") ?? process.env[ASSETS_ENVIRONMENT_VARIABLE];
-  if (assetsDir === undefined) {
-    process.stderr.write("usage: npx tsx conformance/record/record-rbac-bootstrap.ts --kube-assets DIR [--out DIR]\n");
-    return 2;
-  }
-  const out = resolve(flag("--out") ?? fileURLToPath(new URL("../../sim/apiserver/auth/rbac-bootstrap-data/", import.meta.url)));
-  const log = (line: string) => process.stderr.write(`${line}\n`);
-  const plane = await startKubeControlPlane({ assetsDir, onProgress: log });
-  let stopAggregation = () => {};
-  const stop = () => {
-    stopAggregation();
-    void plane.stop().then(() => process.exit(130));
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  const api = requester(plane);
-  try {
-    const gitVersion = (await api.ok("GET", "/version")).gitVersion as string;
-    stopAggregation = await startAggregationController(assetsDir, plane);
-    log("waiting for the clusterrole-aggregation controller to fill admin, edit and view");
-    const filled = async (name: string) => ((await api.ok("GET", `${RBAC}/clusterroles/${name}`)).rules ?? []).length > 0;
-    await waitFor("aggregated ClusterRoles", async () => (await filled("admin")) && (await filled("edit")) && (await filled("view")));
-    const bootstrap = await recordBootstrap(api);
-    const answers = await recordAnswers(api, plane);
-    const recorded = new Date().toISOString().slice(0, 10);
-    const header = { gitVersion, recorded, recorder: "conformance/record/record-rbac-bootstrap.ts" };
-    writeFileSync(join(out, "kube-apiserver-1.26-rbac-bootstrap.json"), `${JSON.stringify({ ...header, ...bootstrap }, null, 1)}\n`);
-    writeFileSync(join(out, "rbac-answers.json"), `${JSON.stringify({ ...header, ...answers }, null, 2)}\n`);
-    log(`recorded ${bootstrap.clusterroles.length} ClusterRoles, ${bootstrap.clusterrolebindings.length} ClusterRoleBindings, ${bootstrap.roles.length} Roles, ${bootstrap.rolebindings.length} RoleBindings in ${out}`);
-  } finally {
-    stopAggregation();
-    await api.close();
-    await plane.stop();
-  }
-  return 0;
-}
-
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exitCode = await main(process.argv.slice(2));
-}
+runIfMain(import.meta.url, {
+  script: "conformance/record/record-rbac-bootstrap.ts",
+  defaultOut: new URL("../../sim/apiserver/auth/rbac-bootstrap-data/", import.meta.url),
+  async record({ plane, assetsDir, out, log, onStop }) {
+    const api = requester(plane);
+    try {
+      const gitVersion = (await api.ok("GET", "/version")).gitVersion as string;
+      onStop(await startAggregationController(assetsDir, plane));
+      log("waiting for the clusterrole-aggregation controller to fill admin, edit and view");
+      const filled = async (name: string) => ((await api.ok("GET", `${RBAC}/clusterroles/${name}`)).rules ?? []).length > 0;
+      await waitFor("aggregated ClusterRoles", async () => (await filled("admin")) && (await filled("edit")) && (await filled("view")));
+      const bootstrap = await recordBootstrap(api);
+      const answers = await recordAnswers(api, plane);
+      const recorded = new Date().toISOString().slice(0, 10);
+      const header = { gitVersion, recorded, recorder: "conformance/record/record-rbac-bootstrap.ts" };
+      writeFileSync(join(out, "kube-apiserver-1.26-rbac-bootstrap.json"), `${JSON.stringify({ ...header, ...bootstrap }, null, 1)}\n`);
+      writeFileSync(join(out, "rbac-answers.json"), `${JSON.stringify({ ...header, ...answers }, null, 2)}\n`);
+      log(`recorded ${bootstrap.clusterroles.length} ClusterRoles, ${bootstrap.clusterrolebindings.length} ClusterRoleBindings, ${bootstrap.roles.length} Roles, ${bootstrap.rolebindings.length} RoleBindings in ${out}`);
+    } finally {
+      await api.close();
+    }
+  },
+});

@@ -27,6 +27,7 @@ import {
 } from "./columns.ts";
 import { ageSince, formatTimestamp, humanDuration, parseTimestamp } from "./human-duration.ts";
 import { recordedTablePrinter } from "./recorded-printers.ts";
+import { has, integer, list, record, text } from "./untyped-json.ts";
 
 /** One cell: Kubernetes sends strings, and integers for counts (transcript table-configmaps: Data is 1). */
 export type TableCell = string | number | boolean | null;
@@ -57,28 +58,6 @@ export interface TablePrinter {
 }
 
 type Now = Pick<Clock, "nowMs">;
-
-// --- reading untyped JSON -------------------------------------------------------------------
-
-function record(value: unknown): Readonly<Record<string, unknown>> {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-function list(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-function text(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
-
-function integer(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) ? Math.trunc(value) : 0;
-}
-
-function has(value: unknown): boolean {
-  return value !== undefined && value !== null;
-}
 
 function metadataOf(object: ApiObject): Readonly<Record<string, unknown>> {
   return record(object["metadata"]);

@@ -17,24 +17,9 @@ import { servedRecordedType } from "../routing/recorded-types.ts";
 import type { ResourceType } from "../routing/resource-types.ts";
 import { ageSince, humanDuration, parseTimestamp } from "./human-duration.ts";
 import { defaultTablePrinter, labelSelectorString, type ApiObject, type PrintedRow, type TablePrinter } from "./printers.ts";
+import { integer, list, record, text } from "./untyped-json.ts";
 
 type Now = Pick<Clock, "nowMs">;
-
-function record(value: unknown): Readonly<Record<string, unknown>> {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-function list(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-function text(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
-
-function integer(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) ? Math.trunc(value) : 0;
-}
 
 function nameOf(object: ApiObject): string {
   return text(record(object["metadata"])["name"]);
