@@ -8,7 +8,7 @@ import { formatFigure, type BenchFigure, type BenchResults } from "./bench-run.t
 
 const WIDTH = 640;
 const BAR = 18;
-const LABEL = 150;
+const LABEL = 70;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -37,21 +37,23 @@ export function benchTable(results: BenchResults): string[] {
 
 function figureChart(key: string, figure: BenchFigure, real: BenchFigure | undefined): string {
   const scaleMax = Math.max(figure.max, real?.max ?? 0) * 1.1 || 1;
-  const x = (value: number) => LABEL + (value / scaleMax) * (WIDTH - LABEL - 90);
-  const bars = [{ name: "embedded", figure, color: "#2b6cb0" }, ...(real === undefined ? [] : [{ name: "real", figure: real, color: "#c05621" }])];
-  const height = bars.length * (BAR + 8) + 8;
+  const x = (value: number) => LABEL + (value / scaleMax) * (WIDTH - LABEL - 110);
+  const bars = [{ name: real === undefined ? "" : "embedded", figure, color: "#2b6cb0" }, ...(real === undefined ? [] : [{ name: "real", figure: real, color: "#c05621" }])];
+  const top = 22;
+  const height = top + bars.length * (BAR + 8);
   const parts = bars.map(({ name, figure: shown, color }, index) => {
-    const y = 8 + index * (BAR + 8);
+    const y = top + index * (BAR + 8);
     const dots = shown.runs.map((run) => `<circle cx="${x(run).toFixed(1)}" cy="${y + BAR / 2}" r="3" fill="#1a202c"><title>${escapeHtml(formatFigure(run))}</title></circle>`).join("");
     return (
-      `<text x="0" y="${y + BAR - 5}" font-size="12">${escapeHtml(real === undefined ? key : `${key} (${name})`)}</text>` +
+      `<text x="0" y="${y + BAR - 5}" font-size="12" fill="#4a5568">${escapeHtml(name)}</text>` +
       `<rect x="${LABEL}" y="${y}" width="${(x(shown.median) - LABEL).toFixed(1)}" height="${BAR}" fill="${color}" opacity="0.75"><title>median ${escapeHtml(formatFigure(shown.median))}</title></rect>` +
       `<line x1="${x(shown.min).toFixed(1)}" x2="${x(shown.max).toFixed(1)}" y1="${y + BAR / 2}" y2="${y + BAR / 2}" stroke="#1a202c"/>` +
       dots +
       `<text x="${(x(shown.max) + 6).toFixed(1)}" y="${y + BAR - 5}" font-size="12">${escapeHtml(formatFigure(shown.median))} ${escapeHtml(figure.unit)}</text>`
     );
   });
-  return `<svg role="img" aria-label="${escapeHtml(key)}" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}">${parts.join("")}</svg>`;
+  const heading = `<text x="0" y="14" font-size="13" font-weight="600">${escapeHtml(key)}</text>`;
+  return `<svg role="img" aria-label="${escapeHtml(key)}" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}">${heading}${parts.join("")}</svg>`;
 }
 
 /** The self-contained HTML page. */
@@ -71,7 +73,7 @@ export function benchHtml(results: BenchResults): string {
   const table = benchTable(results).join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>orb-harness bench</title>
-<style>body{font-family:system-ui,sans-serif;max-width:${WIDTH + 40}px;margin:1em auto;color:#1a202c}pre{overflow-x:auto;font-size:12px;background:#f7fafc;padding:.5em}figure{margin:.5em 0 1em}figcaption{font-size:12px;color:#4a5568}.legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}</style>
+<style>body{font-family:system-ui,sans-serif;max-width:${WIDTH + 300}px;margin:1em auto;color:#1a202c}pre{overflow-x:auto;font-size:12px;background:#f7fafc;padding:.5em}figure{margin:.5em 0 1em}figcaption{font-size:12px;color:#4a5568}.legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}</style>
 </head><body>
 <h1>orb-harness bench</h1>
 <p>${escapeHtml(results.started)} · ${results.wallSeconds.toFixed(0)} s · ${results.machine.cpus} × ${escapeHtml(results.machine.model)} · Node ${escapeHtml(results.machine.node)} · load average at start ${results.machine.loadAverageAtStart.toFixed(2)}</p>

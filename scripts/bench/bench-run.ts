@@ -89,6 +89,7 @@ function format(value: number): string {
 export async function runBenchmarks(options: BenchOptions): Promise<BenchResults> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
+  const loadAverageAtStart = loadavg()[0] ?? 0;
   const runs = new Map<string, number[]>();
   const add = (figures: Figures, prefix = "") => {
     for (const [key, value] of Object.entries(figures)) runs.set(`${prefix}${key}`, [...(runs.get(`${prefix}${key}`) ?? []), value]);
@@ -134,7 +135,7 @@ export async function runBenchmarks(options: BenchOptions): Promise<BenchResults
         : "full: the sizes of the keys (5,000 nodes, 150,000 pods, 1 virtual hour; 10,000 Pods; 1,000 watchers × 100 events), 3 to 5 repetitions",
     started: startedAt,
     wallSeconds: (performance.now() - started) / 1000,
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? "unknown", node: process.version, loadAverageAtStart: loadavg()[0] ?? 0 },
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? "unknown", node: process.version, loadAverageAtStart },
     ...(real !== undefined && { real: { gitVersion: options.realGitVersion ?? "unknown", transport: "TLS on both: the embedded server as `orb-harness serve --tls-cert-file`, kube-apiserver with its serving certificate; HTTP/1.1 keep-alive, 8 connections" } }),
     figures,
     ratios,
