@@ -31,7 +31,8 @@ export function campaignJunitXml(results: CampaignResults, missingRuns: readonly
   };
   const lines = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites${attrs({ name: `orb-harness ${results.command}: ${results.target}`, tests: suite.tests, failures, errors: 0, skipped: suite.skipped, time: seconds })}>`,
+    // No skipped on <testsuites>: Jenkins' junit-10.xsd allows it on <testsuite> only.
+    `<testsuites${attrs({ name: `orb-harness ${results.command}: ${results.target}`, tests: suite.tests, failures, errors: 0, time: seconds })}>`,
     `  <testsuite${attrs(suite)}>`,
     `    <properties>`,
     ...Object.entries(properties).map(([name, value]) => `      <property${attrs({ name, value })}/>`),

@@ -1,7 +1,9 @@
 /**
  * junit.xml: the JUnit XML that Jenkins, GitLab and GitHub test reporters read. One `<testsuite>`
  * per area, one `<testcase>` per case (classname = area, time in seconds), `<failure>` for fail,
- * `<error>` for error, `<skipped>` for skip; only attributes of the common JUnit schema. A failure's
+ * `<error>` for error, `<skipped>` for skip; only attributes of the common JUnit schema (valid
+ * against Jenkins' junit-10.xsd: no `skipped` on `<testsuites>`, whose `time` is the run's wall
+ * time, startedAt to finishedAt, not the sum of the cases'). A failure's
  * text holds the message, the clauses, a rerun command and the transcript. No CDATA: everything is
  * entity-escaped, and characters XML 1.0 forbids are replaced (markup-escape.ts).
  */
@@ -29,8 +31,7 @@ export function junitXml(results: RunResults, options: RedactionOptions = {}): s
       tests: counts.total,
       failures: counts.fail,
       errors: counts.error,
-      skipped: counts.skip,
-      time: seconds(areas.reduce((sum, area) => sum + area.durationMs, 0)),
+      time: seconds(wallMs(run, areas)),
     })}>`,
   ];
   for (const area of areas) {
@@ -102,6 +103,13 @@ function attrs(values: Readonly<Record<string, string | number>>): string {
   return Object.entries(values)
     .map(([name, value]) => ` ${name}="${escapeMarkupAttr(String(value))}"`)
     .join("");
+}
+
+// The run's wall time, startedAt to finishedAt (cases run in parallel, so the sum of their times
+// overstates it); the sum of the areas' times when either stamp does not parse.
+function wallMs(run: RunResults, areas: readonly { readonly durationMs: number }[]): number {
+  const ms = Date.parse(run.finishedAt) - Date.parse(run.startedAt);
+  return Number.isFinite(ms) ? Math.max(0, ms) : areas.reduce((sum, area) => sum + area.durationMs, 0);
 }
 
 function seconds(ms: number): string {

@@ -36,7 +36,8 @@ export function soakJunitXml(results: SoakResults, options: RedactionOptions = {
   };
   const lines = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites${attrs({ name: `orb-harness soak: ${results.target.description}`, tests: suite.tests, failures: suite.failures, errors: 0, skipped: 0, time: seconds })}>`,
+    // No skipped on <testsuites>: Jenkins' junit-10.xsd allows it on <testsuite> only.
+    `<testsuites${attrs({ name: `orb-harness soak: ${results.target.description}`, tests: suite.tests, failures: suite.failures, errors: 0, time: seconds })}>`,
     `  <testsuite${attrs(suite)}>`,
     `    <properties>`,
     ...Object.entries(properties).map(([name, value]) => `      <property${attrs({ name, value })}/>`),

@@ -85,6 +85,7 @@ describe("a remote target", () => {
     }
     await expect(connectRemoteTarget({ kubeconfig: path, context: "stranger", dialect: "auto" })).rejects.toThrow(/refused our credentials: HTTP 401/);
     await expect(connectRemoteTarget({ kubeconfig: path, context: "nowhere", dialect: "auto" })).rejects.toThrow(TargetError);
+    await expect(connectRemoteTarget({ kubeconfig: path, context: "nowhere", dialect: "auto" })).rejects.toThrow(`--context nowhere: kubeconfig ${path} has no such context (it has token, plugin, stranger)`);
   });
 
   it("says what is wrong with a malformed kubeconfig in one line, without quoting it (it holds credentials)", async () => {

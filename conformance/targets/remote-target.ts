@@ -59,7 +59,7 @@ export async function connectRemoteTarget(options: RemoteTargetOptions): Promise
       ? undefined
       : "token" in options.restricted
         ? withToken(main, options.restricted.token)
-        : (await fromKubeconfig(options.restricted.kubeconfig, options.restricted.context, insecure)).identity;
+        : (await fromKubeconfig(options.restricted.kubeconfig, options.restricted.context, insecure, "--restricted-context")).identity;
   const dialect: Dialect = options.dialect === "auto" ? await detectDialect(main.identity.transport, main.url, main.identity.authHeaders) : dialectByName(options.dialect);
   const secrets = [...main.secrets, ...(options.restricted && "token" in options.restricted ? [options.restricted.token] : [])];
   return {
@@ -110,13 +110,20 @@ function fromCredentials(server: string, credentials: Credentials): Connection {
   };
 }
 
-async function fromKubeconfig(path: string, context: string | undefined, insecureSkipTlsVerify: boolean): Promise<Connection> {
+async function fromKubeconfig(path: string, context: string | undefined, insecureSkipTlsVerify: boolean, contextFlag = "--context"): Promise<Connection> {
   const config = new KubeConfig();
   try {
     config.loadFromFile(path);
-    if (context !== undefined) config.setCurrentContext(context);
   } catch (error) {
     throw new TargetError(`cannot load kubeconfig ${path}: ${withoutQuotedLines(error)}`);
+  }
+  if (context !== undefined) {
+    // A context the file lacks is a mistyped name, not a file without a cluster: said as such, with the names it has.
+    if (config.getContextObject(context) === null) {
+      const names = config.getContexts().map((entry) => entry.name);
+      throw new TargetError(`${contextFlag} ${context}: kubeconfig ${path} has no such context (${names.length === 0 ? "it has none" : `it has ${names.join(", ")}`})`);
+    }
+    config.setCurrentContext(context);
   }
   const cluster = config.getCurrentCluster();
   if (cluster === null) throw new TargetError(`kubeconfig ${path} has no current cluster${context === undefined ? "" : ` for context ${context}`}`);

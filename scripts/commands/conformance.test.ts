@@ -5,7 +5,7 @@
  * fails; exit 130 for a run stopped by Ctrl-C, after the running cases finish.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,16 +19,18 @@ const REPORTS = ["results.json", "junit.xml", "summary.md", "report.html"];
 let dir: string;
 let server: Target;
 let defective: Target;
+let skipsPages: Target;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "orb-conformance-command-"));
-  [server, defective] = await Promise.all([
+  [server, defective, skipsPages] = await Promise.all([
     startEmbeddedTarget(dialectByName("orb")),
     startEmbeddedTarget(dialectByName("kubernetes"), { defects: new Set(["dry-run-persists"]) }),
+    startEmbeddedTarget(dialectByName("orb"), { defects: new Set(["paging-skips-after-write"]) }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([server.close(), defective.close()]);
+  await Promise.all([server.close(), defective.close(), skipsPages.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -45,6 +47,9 @@ describe("orb-harness conformance", () => {
     [["--parallel", "0"], /--parallel must be at least 1/],
     [["--focus", "^no-such-area/"], /--focus \^no-such-area\/ selects no case/],
     [["--focus", "^health/", "--skip", "."], /--focus \^health\/ with --skip \. selects no case/],
+    [["--focus", "^no-such-area/", "--focus", "^nor-this/"], /--focus \^no-such-area\/ --focus \^nor-this\/ selects no case/],
+    [["--focus", "^health/", "--skip", "^health/", "--skip", "x"], /--focus \^health\/ with --skip \^health\/ --skip x selects no case/],
+    [["--focus", "^health/", "--focus", "("], /--focus: Invalid regular expression: \/\(\/: Unterminated group/],
     [["--dialect", "auto"], /--dialect auto needs --server or --kubeconfig/],
     [["--reporter", "fancy"], /--reporter must be tty or plain/],
     [["--kube-profile", "fast-expiry"], /--kube-profile needs --kube-assets DIR/],
@@ -110,6 +115,81 @@ describe("orb-harness conformance", () => {
     expect(code).toBe(1);
     expect(out.some((line) => line.startsWith("FAIL  dry-run/create"))).toBe(true);
     expect(readFileSync(join(reportDir, "junit.xml"), "utf8")).toMatch(/<failure message="[^"]*"[^>]*>[^<]*clauses:\n {2}doc1\/4\.4\//);
+  });
+
+  it("recaps each failed case after the counts, with the command that reruns it alone", async () => {
+    const reportDir = join(dir, "skips-pages");
+    const { code, out } = await conformance("--server", skipsPages.url, "--token", skipsPages.secrets[0]!, "--focus", "^paging/", "--reporter", "plain", "--report-dir", reportDir);
+    expect(code).toBe(1);
+    const counts = out.findIndex((line) => /^\d+ passed, \d+ failed, /.test(line));
+    const failed = out.filter((line) => /^(FAIL|ERROR) /.test(line)).map((line) => line.split(/\s+/)[1]!);
+    expect(failed.length).toBeGreaterThan(0);
+    const recap = out.slice(counts + 1, counts + 1 + failed.length);
+    expect(recap).toEqual(
+      failed.map((id) => {
+        const status = out.find((line) => line.split(/\s+/)[1] === id)!.startsWith("FAIL") ? "FAILED" : "ERROR ";
+        return `${status} ${id}  →  npx tsx scripts/cli.ts conformance --server ${skipsPages.url} --reporter plain --focus '^${id}$'`;
+      }),
+    );
+    expect(out.at(-1)).toMatch(/^reports: /);
+    expect(out.join("\n")).not.toContain(skipsPages.secrets[0]!);
+  });
+
+  it("prints no recap when every case passed", async () => {
+    const { code, out } = await conformance("--focus", "^health/", "--reporter", "plain", "--report-dir", join(dir, "no-recap"));
+    expect(code).toBe(0);
+    expect(out.filter((line) => /^(FAILED|ERROR ) /.test(line))).toEqual([]);
+  });
+
+  it("combines repeated --focus and --skip: a case matching any --focus, and no --skip, is selected", async () => {
+    const ids = async (...args: string[]) => (await conformance("--list", ...args)).out.map((line) => line.split(" ")[0]!);
+    const health = await ids("--focus", "^health/");
+    const paging = await ids("--focus", "^paging/");
+    expect(health.length).toBeGreaterThan(1);
+    expect(paging.length).toBeGreaterThan(1);
+    const both = await ids("--focus", "^health/", "--focus", "^paging/");
+    expect(new Set(both)).toEqual(new Set([...health, ...paging]));
+    const skipped = await ids("--focus", "^health/", "--focus", "^paging/", "--skip", `^${health[0]}$`, "--skip", `^${paging[0]}$`);
+    expect(new Set(skipped)).toEqual(new Set([...health.slice(1), ...paging.slice(1)]));
+  });
+
+  it("takes the second identity from --restricted-kubeconfig's context named by --restricted-context; a name it lacks is a one-line error", async () => {
+    const [token, restrictedToken] = server.secrets as [string, string];
+    const kubeconfig = join(dir, "two-identities.kubeconfig");
+    writeFileSync(
+      kubeconfig,
+      [
+        "apiVersion: v1",
+        "kind: Config",
+        "clusters:",
+        `- {name: local, cluster: {server: "${server.url}"}}`,
+        "users:",
+        `- {name: admin, user: {token: "${token}"}}`,
+        `- {name: restricted, user: {token: "${restrictedToken}"}}`,
+        "contexts:",
+        "- {name: admin, context: {cluster: local, user: admin}}",
+        "- {name: restricted, context: {cluster: local, user: restricted}}",
+        "current-context: admin",
+      ].join("\n"),
+    );
+    const chosen = await conformance(
+      "--kubeconfig", kubeconfig, "--restricted-kubeconfig", kubeconfig, "--restricted-context", "restricted",
+      "--focus", "^authorization/", "--reporter", "plain", "--report-dir", join(dir, "restricted-context"),
+    );
+    expect(chosen.err).toEqual([]);
+    expect(chosen.code).toBe(0);
+    expect(chosen.out.filter((line) => line.startsWith("PASS ")).length).toBeGreaterThan(0);
+    expect(chosen.out.filter((line) => line.startsWith("SKIP "))).toEqual([]);
+    // Without it, the file's current context (the admin) is the second identity: it is denied nothing.
+    const current = await conformance("--kubeconfig", kubeconfig, "--restricted-kubeconfig", kubeconfig, "--focus", "^authorization/", "--reporter", "plain", "--report-dir", join(dir, "restricted-current"));
+    expect(current.code).toBe(0);
+    expect(current.out.some((line) => /^SKIP .*the restricted identity was denied none/.test(line))).toBe(true);
+    const reportDir = join(dir, "restricted-missing");
+    const missing = await conformance("--kubeconfig", kubeconfig, "--restricted-kubeconfig", kubeconfig, "--restricted-context", "nowhere", "--report-dir", reportDir);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toEqual([`orb-harness conformance: --restricted-context nowhere: kubeconfig ${kubeconfig} has no such context (it has admin, restricted)`]);
+    expect(missing.out).toEqual([]);
+    expect(existsSync(reportDir)).toBe(false);
   });
 
   it("exits 130 when interrupted: the running case stops, the rest are skipped, the reports are written", async () => {

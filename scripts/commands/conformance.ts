@@ -2,10 +2,11 @@
 import { allCases } from "../../conformance/cases/index.ts";
 import { runConformance, type TargetChoice } from "../../conformance/run-conformance.ts";
 import { selectCases, type ConformanceRun } from "../../conformance/runner.ts";
-import { totals } from "../../conformance/results.ts";
+import { totals, type RunResults } from "../../conformance/results.ts";
 import { ControlPlaneError } from "../../conformance/control-plane/kube-assets.ts";
 import { TargetError } from "../../conformance/targets/remote-target.ts";
 import { uncoveredClauses } from "../../reports/coverage.ts";
+import { rerunCommand } from "../../reports/rerun-command.ts";
 import { writeReports } from "../../reports/write-reports.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
 import { holdInterrupt, INTERRUPTED_EXIT } from "../interrupt.ts";
@@ -43,7 +44,8 @@ export const conformanceCommand: CliCommand = {
     "                                    it the suite measures it when a time-dependent case first needs it",
     "",
     "selection:",
-    "  --focus REGEX  --skip REGEX   by case id",
+    "  --focus REGEX  --skip REGEX   by case id; each may be repeated (a case matching any --focus runs,",
+    "                                unless it matches any --skip)",
     "  --list                        list cases with their clauses and exit",
     "  --list-uncovered              list testable clauses of doc 1 that no case checks, and exit",
     "  --read-only                   only cases that do not write",
@@ -101,8 +103,8 @@ function conformanceOptions(givenArgs: readonly string[]): ConformanceOptions {
     "restricted-kubeconfig": "string",
     "restricted-context": "string",
     "server-compaction-interval": "string",
-    focus: "string",
-    skip: "string",
+    focus: "repeated",
+    skip: "repeated",
     list: "boolean",
     "list-uncovered": "boolean",
     parallel: "integer",
@@ -114,13 +116,14 @@ function conformanceOptions(givenArgs: readonly string[]): ConformanceOptions {
     reporter: "string",
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  const focus = regex(values.get("focus"), "focus");
-  const skip = regex(values.get("skip"), "skip");
+  const focus = anyOf(values.get("focus"), "focus");
+  const skip = anyOf(values.get("skip"), "skip");
   if (values.get("list") === true) return { kind: "list", focus, skip };
   if (values.get("list-uncovered") === true) return { kind: "list-uncovered" };
   // A run of no case would pass vacuously: a mistyped --focus must not turn CI green.
   if (selectCases(allCases, { ...(focus && { focus }), ...(skip && { skip }) }).length === 0) {
-    const given = [focus && `--focus ${values.get("focus")}`, skip && `--skip ${values.get("skip")}`].filter(Boolean).join(" with ");
+    const flags = (name: "focus" | "skip") => (values.get(name) ?? []).map((pattern) => `--${name} ${pattern}`).join(" ");
+    const given = [focus && flags("focus"), skip && flags("skip")].filter(Boolean).join(" with ");
     throw new UsageError(`${given} selects no case; --list shows the case ids`);
   }
   const target = targetChoice(values, values);
@@ -186,6 +189,7 @@ async function conformance(options: RunOptions, output: CliOutput): Promise<numb
     await writeReports(results, reportDir, { secrets: options.secrets, env: process.env });
     const counts = totals(results);
     output.out(`${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped, ${counts.error} errors (${results.cases.length} cases against ${results.target.url}, dialect ${results.target.dialect})`);
+    for (const line of failureRecap(results)) output.out(line);
     output.out(`reports: ${reportDir}/results.json, junit.xml, summary.md, report.html`);
     if (interrupted) {
       output.err(`interrupted: the run is incomplete (cases not started are reported skipped); exit ${INTERRUPTED_EXIT}`);
@@ -232,11 +236,34 @@ function reproducingCommand(args: readonly string[]): string {
   return ["npx tsx scripts/cli.ts conformance", ...shown].join(" ");
 }
 
-function regex(value: string | undefined, name: string): RegExp | undefined {
-  if (value === undefined) return undefined;
+/**
+ * One line per case that failed or errored, with the command that reruns it alone (as the reports
+ * give it): what to paste after a red run, below the counts.
+ */
+export function failureRecap(results: Pick<RunResults, "command" | "cases">): string[] {
+  return results.cases
+    .filter((result) => result.status === "fail" || result.status === "error")
+    .map((result) => `${result.status === "fail" ? "FAILED" : "ERROR "} ${result.id}  →  ${rerunCommand(results, result.id)}`);
+}
+
+/**
+ * The patterns of a repeated --focus or --skip as one: a case id matches when any of them does.
+ * Each is checked alone first, so an error names the pattern at fault.
+ */
+function anyOf(patterns: readonly string[] | undefined, name: string): RegExp | undefined {
+  if (patterns === undefined || patterns.length === 0) return undefined;
+  for (const pattern of patterns) {
+    try {
+      new RegExp(pattern);
+    } catch (error) {
+      throw new UsageError(`--${name}: ${(error as Error).message}`);
+    }
+  }
+  if (patterns.length === 1) return new RegExp(patterns[0]!);
   try {
-    return new RegExp(value);
+    return new RegExp(patterns.map((pattern) => `(?:${pattern})`).join("|"));
   } catch (error) {
-    throw new UsageError(`--${name}: ${(error as Error).message}`);
+    // Two patterns naming the same capture group cannot be joined into one.
+    throw new UsageError(`--${name} ${patterns.join(" --" + name + " ")}: cannot be combined: ${(error as Error).message}`);
   }
 }
