@@ -1,11 +1,17 @@
 /**
- * report.html: one self-contained page (inline CSS, no scripts, fonts, images or links to other
- * origins; a Content-Security-Policy forbids loading any). Sections: summary with the per-area
- * table; failures with clauses, rerun command and transcripts; the spec coverage matrix (every
- * clause of doc 1 in document order with its cases, uncovered testable clauses and clauses with
- * failing cases marked in words as well as colour, gap clauses marked as filled by Kubernetes);
- * "doc 1 vs Kubernetes" (spec/dialects.ts deviations and the target dialect's answer); all cases.
- * Expanding uses <details>; the "problems only" filter is a CSS checkbox: no JavaScript needed.
+ * report.html: one self-contained page (inline CSS and one small inline script, no fonts, images or
+ * links to other origins; a Content-Security-Policy forbids loading any and allows only that script,
+ * by hash). Sections: summary with the per-area table; failures, each with its message once,
+ * clauses, rerun command and transcript (the failing exchange marked and open, the others
+ * collapsed; JSON bodies pretty-printed); the spec coverage matrix (every clause of doc 1 in
+ * document order with its cases, one collapsed <details> per section of doc 1 whose summary counts
+ * passing, failing and uncovered clauses; uncovered testable clauses and clauses with failing cases
+ * marked in words as well as colour, gap clauses marked as filled by Kubernetes); "doc 1 vs
+ * Kubernetes" (spec/dialects.ts deviations and the target dialect's answer); all cases, with a
+ * filter box. Expanding uses <details> and the "problems only" filter is a CSS checkbox, so the page
+ * reads without JavaScript; the script only adds the filter box (hidden without it) and opens the
+ * sections with problems when "problems only" is ticked. Nothing is wider than the window: long
+ * URLs, tokens and bodies wrap.
  */
 import { totals, type CaseResult, type CaseStatus, type Exchange, type RunResults } from "../conformance/results.ts";
 import { deviations, type DialectName } from "../spec/dialects.ts";
@@ -28,7 +34,7 @@ export function reportHtml(results: RunResults, options: RedactionOptions = {}):
   const coverage = clauseCoverage(run);
   const title = `Conformance: ${run.target.url} (${run.target.dialect})`;
   const page = [
-    ...selfContainedHead(title, STYLE),
+    ...selfContainedHead(title, STYLE, SCRIPT),
     `<header><h1>${text(title)}</h1>${runFacts(run)}</header>`,
     `<nav><a href="#summary">Summary</a> · <a href="#failures">Failures</a> · <a href="#coverage">Spec coverage</a> · <a href="#deviations">doc 1 vs Kubernetes</a> · <a href="#cases">All cases</a></nav>`,
     "<main>",
@@ -88,32 +94,84 @@ function failuresSection(run: RunResults, anchors: ReadonlyMap<string, string>):
     const clauseItems = result.clauses.map(
       (id) => `<li><code>${text(id)}</code>: ${isClauseId(id) ? text(clauseById(id).text) : "<em>not in the doc 1 catalog</em>"}</li>`,
     );
+    // The summary names the case; the message (the failed expectation) is shown once, below it.
     return [
       `<details class="case ${result.status}" id="${attr(anchors.get(result.id) ?? "")}"${open}>`,
-      `<summary>${badge(result.status, result.status)} <code>${text(result.id)}</code> <span class="area">${text(result.area)}</span> ${text(firstLine(result.message))}</summary>`,
+      `<summary>${badge(result.status, result.status)} <code>${text(result.id)}</code> <span class="area">${text(result.area)}</span></summary>`,
       `<pre class="message">${text(result.message || "(no message)")}</pre>`,
-      clauseItems.length === 0 ? "<p>Clauses: none named.</p>" : `<p>Clauses:</p><ul>${clauseItems.join("")}</ul>`,
+      clauseItems.length === 0 ? "<p>Clauses: none named.</p>" : `<p>Clauses:</p><ul class="clauses">${clauseItems.join("")}</ul>`,
       `<p>Rerun: <code class="command">${text(rerunCommand(run, result.id))}</code></p>`,
-      transcriptHtml(result.transcript),
+      transcriptHtml(result.transcript, result.message),
       "</details>",
     ].join("\n");
   });
   return [`<section id="failures"><h2>Failures (${failed.length})</h2>`, ...items, "</section>"].join("\n");
 }
 
-function transcriptHtml(transcript: readonly Exchange[]): string {
-  if (transcript.length === 0) return "<p>No HTTP exchanges recorded.</p>";
-  const exchanges = transcript.map((exchange, index) => {
-    const request = messageText(">", exchange.requestHeaders, exchange.requestBody, exchange.truncated);
-    const response = exchange.status === 0 ? "" : messageText("<", exchange.responseHeaders, exchange.responseBody, exchange.truncated);
-    return [
-      `<div class="exchange"><p class="headline">#${index + 1} ${statusClassed(exchange)}</p>`,
-      request === "" ? "" : `<pre class="request">${text(request)}</pre>`,
-      response === "" ? "" : `<pre class="response">${text(response)}</pre>`,
-      "</div>",
-    ].join("");
-  });
-  return `<details class="transcript" open><summary>Transcript (${transcript.length} exchange${transcript.length === 1 ? "" : "s"})</summary>${exchanges.join("\n")}</details>`;
+/**
+ * The exchange a failure is about: the last one whose path, or whole query, the message quotes
+ * (`list ?limit=2&continue=… must …`); else the last one that got no response; else the last one
+ * that is not the case's closing cleanup (a successful DELETE of a namespace).
+ */
+export function failingExchange(transcript: readonly Exchange[], message: string): { readonly index: number; readonly why: string } | undefined {
+  if (transcript.length === 0) return undefined;
+  for (let index = transcript.length - 1; index >= 0; index--) {
+    const { path } = transcript[index]!;
+    const query = path.includes("?") ? path.slice(path.indexOf("?")) : "";
+    if (quotes(message, path) || (query.length > 1 && quotes(message, query))) return { index, why: "the request the failure message names" };
+  }
+  for (let index = transcript.length - 1; index >= 0; index--) {
+    if (transcript[index]!.status === 0) return { index, why: "the last request without a response" };
+  }
+  for (let index = transcript.length - 1; index >= 0; index--) {
+    if (!isNamespaceCleanup(transcript[index]!)) return { index, why: index === transcript.length - 1 ? "the last exchange" : "the last exchange before the cleanup" };
+  }
+  return { index: transcript.length - 1, why: "the last exchange" };
+}
+
+/** Whether `message` holds `quoted` as a whole (not followed by more path or query characters). */
+function quotes(message: string, quoted: string): boolean {
+  for (let at = message.indexOf(quoted); at !== -1; at = message.indexOf(quoted, at + 1)) {
+    if (!/^[A-Za-z0-9%&=._~+\/-]/.test(message.slice(at + quoted.length))) return true;
+  }
+  return false;
+}
+
+function isNamespaceCleanup(exchange: Exchange): boolean {
+  return exchange.method === "DELETE" && exchange.status >= 200 && exchange.status < 300 && /^\/api\/v1\/namespaces\/[^/?]+$/.test(exchange.path);
+}
+
+function transcriptHtml(transcript: readonly Exchange[], message: string): string {
+  const failing = failingExchange(transcript, message);
+  if (failing === undefined) return "<p>No HTTP exchanges recorded.</p>";
+  const { index: marked, why } = failing;
+  const before = transcript.slice(0, marked).map((exchange, index) => exchangeHtml(exchange, index, false));
+  const after = transcript.slice(marked + 1).map((exchange, index) => exchangeHtml(exchange, marked + 1 + index, false));
+  const group = (items: string[], first: number, where: string) =>
+    items.length === 0
+      ? ""
+      : `<details class="others"><summary>${items.length} exchange${items.length === 1 ? "" : "s"} ${where} (${items.length === 1 ? `#${first}` : `#${first}–#${first + items.length - 1}`})</summary>${items.join("\n")}</details>`;
+  return [
+    `<div class="transcript"><p class="transcript-note">Transcript: ${transcript.length} exchange${transcript.length === 1 ? "" : "s"}; #${marked + 1}, ${text(why)}, is marked and open.</p>`,
+    group(before, 1, "before it"),
+    exchangeHtml(transcript[marked]!, marked, true),
+    group(after, marked + 2, "after it"),
+    "</div>",
+  ].join("\n");
+}
+
+function exchangeHtml(exchange: Exchange, index: number, failing: boolean): string {
+  const request = messageText(">", exchange.requestHeaders, exchange.requestBody, exchange.truncated);
+  const response = exchange.status === 0 ? "" : messageText("<", exchange.responseHeaders, exchange.responseBody, exchange.truncated);
+  const marker = failing ? ` <strong class="marker">◀ failing exchange</strong>` : "";
+  return [
+    `<details class="exchange${failing ? " failing" : ""}"${failing ? " open" : ""}><summary class="headline">#${index + 1} ${statusClassed(exchange)}${marker}</summary>`,
+    request === "" && response === "" ? "<p>No headers or bodies recorded.</p>" : `<div class="messages">`,
+    request === "" ? "" : `<pre class="request">${text(request)}</pre>`,
+    response === "" ? "" : `<pre class="response">${text(response)}</pre>`,
+    request === "" && response === "" ? "" : "</div>",
+    "</details>",
+  ].join("");
 }
 
 function statusClassed(exchange: Exchange): string {
@@ -128,11 +186,33 @@ function messageText(mark: string, headers: Readonly<Record<string, string>>, bo
   if (body !== "") {
     const { text: shown, cutBytes } = clipUtf8(body, BODY_EXCERPT_BYTES);
     if (lines.length > 0) lines.push("");
-    lines.push(shown);
+    lines.push(cutBytes === 0 && !truncated ? prettyJson(shown) : shown);
     if (cutBytes > 0) lines.push(`[… ${cutBytes} more bytes not shown]`);
     else if (truncated) lines.push(`[… body cut to ${BODY_EXCERPT_BYTES / 1024} KiB when recorded]`);
   }
   return lines.join("\n");
+}
+
+/**
+ * `body` with its JSON indented: one JSON document, or one per line (a watch stream). Only compact
+ * JSON that prints back the same is re-indented (so no number loses digits); anything else is
+ * shown as recorded.
+ */
+export function prettyJson(body: string): string {
+  const lines = body.split("\n").filter((line) => line.trim() !== "");
+  if (lines.length === 0 || !lines.every((line) => /^\s*[[{]/.test(line))) return body;
+  const pretty: string[] = [];
+  for (const line of lines) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      return body;
+    }
+    if (JSON.stringify(parsed) !== line.trim()) return body;
+    pretty.push(JSON.stringify(parsed, null, 2));
+  }
+  return pretty.join("\n");
 }
 
 const VERDICT_LABELS: Readonly<Record<CoverageVerdict, string>> = {
@@ -148,12 +228,26 @@ function coverageSection(run: RunResults, coverage: readonly ClauseCoverage[], a
   const statusById = new Map<string, CaseStatus>(run.cases.map((result) => [result.id, result.status]));
   const sections = new Map<string, ClauseCoverage[]>();
   for (const entry of coverage) sections.set(entry.clause.section, [...(sections.get(entry.clause.section) ?? []), entry]);
-  const bodies = [...sections].map(([section, entries], sectionIndex) => {
-    const uncovered = entries.filter((entry) => entry.verdict === "uncovered").length;
-    const failing = entries.filter((entry) => entry.verdict === "fail").length;
-    const heading = `<tr class="section"><th colspan="5" scope="rowgroup">§${text(section)}: ${entries.length} clauses, ${uncovered} uncovered, ${failing} failing</th></tr>`;
+  const head = `<thead><tr><th scope="col">clause</th><th scope="col">statement</th><th scope="col">testable</th><th scope="col">cases</th><th scope="col">verdict</th></tr></thead>`;
+  // One collapsed <details> per section of doc 1; its summary counts what a reader looks for.
+  const groups = [...sections].map(([section, entries], sectionIndex) => {
+    const count = (verdict: CoverageVerdict) => entries.filter((entry) => entry.verdict === verdict).length;
+    const [passing, failing, uncovered] = [count("pass"), count("fail"), count("uncovered")];
+    const other = entries.length - passing - failing - uncovered;
+    const problems = failing + uncovered > 0;
+    const counts = [
+      `<span class="verdict pass">${passing} passing</span>`,
+      `<span class="verdict${failing > 0 ? " fail" : ""}">${failing} ${failing > 0 ? "FAILING" : "failing"}</span>`,
+      `<span class="verdict${uncovered > 0 ? " uncovered" : ""}">${uncovered} ${uncovered > 0 ? "UNCOVERED" : "uncovered"}</span>`,
+      `${other} other (not testable, skipped or not run)`,
+    ].join(", ");
     const rows = entries.map((entry, index) => clauseRow(entry, `clause-${sectionIndex}-${index}`, statusById, anchors));
-    return `<tbody>${heading}${rows.join("")}</tbody>`;
+    return [
+      `<details class="area-group${problems ? " problems" : ""}" id="coverage-${sectionIndex}">`,
+      `<summary>§${text(section)}: ${entries.length} clause${entries.length === 1 ? "" : "s"}: ${counts}</summary>`,
+      `<table class="coverage">${head}<tbody>${rows.join("")}</tbody></table>`,
+      "</details>",
+    ].join("");
   });
   const unknown = unknownClauseIds(run);
   return [
@@ -164,10 +258,9 @@ function coverageSection(run: RunResults, coverage: readonly ClauseCoverage[], a
     unknown.length === 0
       ? ""
       : `<p class="warning">Cases name clause ids not in the doc 1 catalog: ${unknown.map((id) => `<code>${text(id)}</code>`).join(", ")}.</p>`,
+    `<p>One section of doc 1 per line; open one to see its clauses.</p>`,
     `<input type="checkbox" id="problems-only"><label for="problems-only">Show only uncovered and failing clauses</label>`,
-    `<table class="coverage"><thead><tr><th scope="col">clause</th><th scope="col">statement</th><th scope="col">testable</th><th scope="col">cases</th><th scope="col">verdict</th></tr></thead>`,
-    ...bodies,
-    "</table>",
+    ...groups,
     "</section>",
   ].join("\n");
 }
@@ -240,11 +333,13 @@ function casesSection(run: RunResults, anchors: ReadonlyMap<string, string>): st
       result.status === "fail" || result.status === "error"
         ? `<a href="#${attr(anchors.get(result.id) ?? "")}"><code>${text(result.id)}</code></a>`
         : `<code>${text(result.id)}</code>`;
-    return `<tr class="${result.status}"><td>${id}</td><td>${text(result.area)}</td><td>${badge(result.status, result.status)}</td><td>${text(formatMs(result.durationMs))}</td><td>${text(firstLine(result.message))}</td></tr>`;
+    return `<tr class="${result.status}" data-filter="${attr(`${result.id} ${result.status}`.toLowerCase())}"><td>${id}</td><td>${text(result.area)}</td><td>${badge(result.status, result.status)}</td><td>${text(formatMs(result.durationMs))}</td><td>${text(firstLine(result.message))}</td></tr>`;
   });
   return [
     `<section id="cases"><h2>All cases</h2>`,
-    `<details><summary>${run.cases.length} cases</summary>`,
+    // Shown by SCRIPT: without scripts the box could not filter.
+    `<p class="filter" hidden><label for="case-filter">Filter cases by id or status:</label> <input type="search" id="case-filter" placeholder="e.g. paging fail" autocomplete="off"> <span id="case-filter-count"></span></p>`,
+    `<details id="case-list"><summary>${run.cases.length} cases</summary>`,
     `<table class="cases"><thead><tr><th scope="col">case</th><th scope="col">area</th><th scope="col">status</th><th scope="col">time</th><th scope="col">message</th></tr></thead><tbody>${rows.join("\n")}</tbody></table>`,
     "</details></section>",
   ].join("\n");
@@ -266,25 +361,65 @@ const STYLE = `
 body{font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;padding:1rem 2rem;max-width:1400px}
 h1{font-size:1.5rem;margin:.5rem 0}h2{border-bottom:1px solid var(--line);padding-bottom:.25rem;margin-top:2rem}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
-code{background:var(--code);padding:0 .25em;border-radius:4px;word-break:break-all}
-pre{background:var(--code);padding:.5rem .75rem;border-radius:6px;overflow:auto;white-space:pre-wrap;word-break:break-all;max-height:40rem}
+code{background:var(--code);padding:0 .25em;border-radius:4px;overflow-wrap:anywhere}
+pre{background:var(--code);padding:.5rem .75rem;border-radius:6px;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere;max-height:40rem;margin:.4rem 0}
+summary,td,th,dd,p,li{overflow-wrap:anywhere}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:0 1rem;margin:0}dt{color:var(--muted)}dd{margin:0}
 nav{margin:1rem 0;color:var(--muted)}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}
 table.areas{width:auto}table.areas td{text-align:right}
-tr.section th{background:var(--code);font-size:1rem}
+details.area-group{border:1px solid var(--line);border-radius:6px;margin:.25rem 0;padding:.25rem .5rem}
+details.area-group>summary{font-weight:600}details.area-group>summary .verdict{font-weight:400}details.area-group.problems{border-left:4px solid var(--fail)}
 tr.fail td,tr.fail th{background:var(--failbg)}tr.uncovered td{background:var(--warnbg)}
 .badge{display:inline-block;padding:0 .4em;border-radius:1em;border:1px solid currentColor;font-size:12px;font-weight:600}
 .badge.pass{color:var(--pass)}.badge.fail{color:var(--fail)}.badge.skip{color:var(--skip)}.badge.error{color:var(--error)}.badge.not-run{color:var(--muted)}
 .verdict{font-weight:600}.verdict.fail{color:var(--fail)}.verdict.uncovered{color:var(--skip)}.verdict.pass{color:var(--pass)}.verdict.untestable,.verdict.not-run,.verdict.skip{color:var(--muted)}
 .gap{font-size:12px;border:1px dashed var(--muted);border-radius:4px;padding:0 .3em;color:var(--muted)}
 ul.chips{list-style:none;margin:0;padding:0}
-details.case{border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:6px;padding:.5rem .75rem;margin:.75rem 0}
-details.case.error{border-left-color:var(--error)}
+details.case{border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:6px;padding:.4rem .75rem;margin:.6rem 0}
+details.case.error{border-left-color:var(--error)}details.case>p,details.case>ul{margin:.3rem 0}ul.clauses{padding-left:1.25rem}
 summary{cursor:pointer}.area{color:var(--muted)}
-.exchange{margin:.5rem 0}.headline{margin:.25rem 0;font-family:ui-monospace,monospace}
+.transcript-note{margin:.3rem 0;color:var(--muted)}
+details.others{margin:.15rem 0}details.others>summary{color:var(--muted)}details.others>details.exchange{margin-left:1.25rem}
+details.exchange{margin:.15rem 0}.headline{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+details.exchange.failing{border-left:4px solid var(--fail);padding-left:.5rem}.marker{color:var(--fail);font-family:system-ui,sans-serif}
+.messages{display:grid;align-items:start;grid-template-columns:repeat(auto-fit,minmax(min(100%,24rem),1fr));gap:0 .5rem}.messages>pre{min-width:0;max-height:15rem}
+p.filter input{font:inherit;width:min(30rem,100%)}
 .s2xx{color:var(--pass)}.s4xx,.s5xx,.none{color:var(--fail)}
 .warning{background:var(--warnbg);padding:.5rem}
-#problems-only:checked~table tr.row:not(.uncovered):not(.fail){display:none}
+#problems-only:checked~details tr.row:not(.uncovered):not(.fail),#problems-only:checked~details.area-group:not(.problems){display:none}
 footer{margin:3rem 0 1rem;color:var(--muted)}
+`;
+
+/**
+ * The page's one script (allowed by its hash in the Content-Security-Policy): the filter box over
+ * all cases (every word typed must occur in a row's id or status), and "problems only" opening the
+ * sections with uncovered or failing clauses. Written without angle brackets or ampersands.
+ */
+const SCRIPT = `
+document.addEventListener('DOMContentLoaded', function () {
+  var box = document.getElementById('case-filter');
+  var list = document.getElementById('case-list');
+  var count = document.getElementById('case-filter-count');
+  if (box) {
+    box.parentElement.hidden = false;
+    var rows = Array.prototype.slice.call(document.querySelectorAll('#case-list tr[data-filter]'));
+    box.addEventListener('input', function () {
+      var words = box.value.toLowerCase().split(/\\s+/).filter(Boolean);
+      var shown = 0;
+      rows.forEach(function (row) {
+        var haystack = row.getAttribute('data-filter');
+        var hit = words.every(function (word) { return haystack.indexOf(word) !== -1; });
+        row.hidden = !hit;
+        if (hit) shown += 1;
+      });
+      if (words.length) list.open = true;
+      count.textContent = words.length ? shown + ' of ' + rows.length + ' cases' : '';
+    });
+  }
+  var problems = document.getElementById('problems-only');
+  if (problems) problems.addEventListener('change', function () {
+    document.querySelectorAll('details.area-group.problems').forEach(function (group) { group.open = problems.checked; });
+  });
+});
 `;

@@ -1,21 +1,36 @@
 /**
  * The head of every self-contained HTML report (the conformance report, the soak timeline, the
- * campaign report): no resource is loaded and no script runs (the Content-Security-Policy says so
- * to the browser), so a page opened from a CI artifact shows exactly what it holds.
+ * campaign report): no resource is loaded (the Content-Security-Policy says so to the browser), so
+ * a page opened from a CI artifact shows exactly what it holds. No script runs either, unless the
+ * page brings its own inline `script`: the policy then allows that one script by its SHA-256 hash
+ * and nothing else (the conformance report's filter box).
  */
+import { createHash } from "node:crypto";
 import { escapeMarkupText as text } from "./markup-escape.ts";
 
-/** Lines from the doctype to `<body>`, with `title` escaped and `style` inlined. */
-export function selfContainedHead(title: string, style: string): string[] {
+/** The Content-Security-Policy of a self-contained page, allowing `script` (inline) when given. */
+export function selfContainedPolicy(script?: string): string {
+  const scripts = script === undefined ? "" : `; script-src 'sha256-${createHash("sha256").update(script, "utf8").digest("base64")}'`;
+  return `default-src 'none'; style-src 'unsafe-inline'${scripts}`;
+}
+
+/**
+ * Lines from the doctype to `<body>`, with `title` escaped and `style` inlined; `script`, when
+ * given, is inlined in the head (it must not contain `</script`, and should wait for
+ * DOMContentLoaded before touching the page).
+ */
+export function selfContainedHead(title: string, style: string, script?: string): string[] {
+  if (script?.toLowerCase().includes("</script") === true) throw new Error("an inline script cannot contain </script");
   return [
     "<!DOCTYPE html>",
     `<html lang="en">`,
     "<head>",
     `<meta charset="utf-8">`,
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+    `<meta http-equiv="Content-Security-Policy" content="${selfContainedPolicy(script)}">`,
     `<title>${text(title)}</title>`,
     `<style>${style}</style>`,
+    ...(script === undefined ? [] : [`<script>${script}</script>`]),
     "</head>",
     "<body>",
   ];
