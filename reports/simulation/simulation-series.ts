@@ -3,7 +3,7 @@
  * lanes, ready nodes and state per zone over time, node evictions per zone against the rate
  * limit's envelope, pod evictions, and fault markers. Times are seconds since the run's start.
  */
-import type { ControlPlaneHistory, ZoneState } from "../../sim/invariants/control-plane-history.ts";
+import type { ControlPlaneHistory, ZoneRateRecord, ZoneState } from "../../sim/invariants/control-plane-history.ts";
 import { leadershipIntervals } from "../../sim/invariants/leadership-intervals.ts";
 
 /** A point of a step series. */
@@ -30,9 +30,14 @@ export interface ZoneSeries {
   readonly zone: string;
   readonly nodes: number;
   readonly ready: readonly Point[];
-  readonly states: readonly { readonly from: number; readonly to: number; readonly state: ZoneState }[];
+  /** Zone states as the controller computed them; `startup` marks a band before any node of the zone had been Ready. */
+  readonly states: readonly { readonly from: number; readonly to: number; readonly state: ZoneState; readonly startup?: boolean }[];
   readonly evictions: readonly Point[];
-  /** Most node evictions the zone's limiter could have granted by each time (burst 1 at each new limiter). */
+  /**
+   * The rate limit as node-lifecycle/zone-eviction-rate checks it: by each time, the eviction
+   * tokens taken in the zone plus the tokens in its current bucket (burst 1), replayed from the
+   * recorded limiter creations, swaps and takings with the checker's rules. Evictions never exceed it.
+   */
   readonly envelope: readonly Point[];
 }
 
@@ -47,6 +52,26 @@ export function leadershipLanes(history: ControlPlaneHistory): LeadershipLane[] 
     lanes.set(interval.candidate, lane);
   }
   return [...lanes].sort(([a], [b]) => (a < b ? -1 : 1)).map(([candidate, intervals]) => ({ candidate, intervals }));
+}
+
+/** Spans where two or more candidates acted as leader at once (seconds), merged. */
+export function overlapIntervals(lanes: readonly LeadershipLane[]): { readonly from: number; readonly to: number; readonly leaders: number }[] {
+  const edges = lanes.flatMap((lane) => lane.intervals.flatMap((interval) => [{ t: interval.from, delta: 1 }, { t: interval.to, delta: -1 }]));
+  edges.sort((a, b) => a.t - b.t || a.delta - b.delta);
+  const out: { from: number; to: number; leaders: number }[] = [];
+  let leaders = 0;
+  let from = 0;
+  let most = 0;
+  for (const edge of edges) {
+    const before = leaders;
+    leaders += edge.delta;
+    if (before < 2 && leaders >= 2) {
+      from = edge.t;
+      most = leaders;
+    } else if (leaders >= 2) most = Math.max(most, leaders);
+    else if (before >= 2 && leaders < 2 && edge.t > from) out.push({ from, to: edge.t, leaders: most });
+  }
+  return out;
 }
 
 /** Every recorded fault, as a span (instants have from = to). */
@@ -71,9 +96,9 @@ export function zoneSeries(history: ControlPlaneHistory): ZoneSeries[] {
       zone,
       nodes: members.size,
       ready: readySeries(history, members),
-      states: stateBands(history, zone),
+      states: stateBands(history, zone, members),
       evictions: cumulative(history, history.taints.filter((taint) => taint.zone === zone && taint.change === "added" && taint.swap !== true).map((taint) => taint.atMs)),
-      envelope: envelope(history, zone),
+      envelope: rateLimitSeries(history, zone),
     };
   });
 }
@@ -96,12 +121,14 @@ function readySeries(history: ControlPlaneHistory, members: ReadonlySet<string>)
   return compact(points);
 }
 
-function stateBands(history: ControlPlaneHistory, zone: string): ZoneSeries["states"] {
+function stateBands(history: ControlPlaneHistory, zone: string, members: ReadonlySet<string>): ZoneSeries["states"] {
   const changes = history.zoneStates.filter((record) => record.zone === zone);
+  const firstReadyMs = history.conditions.find((record) => record.status === "True" && members.has(record.node))?.atMs ?? Number.POSITIVE_INFINITY;
   return changes.map((record, index) => ({
     from: seconds(history, record.atMs),
     to: seconds(history, changes[index + 1]?.atMs ?? history.endMs),
     state: record.state,
+    ...(record.atMs < firstReadyMs && { startup: true }),
   }));
 }
 
@@ -112,23 +139,101 @@ function cumulative(history: ControlPlaneHistory, timesMs: readonly number[]): P
   return compact(points);
 }
 
-// Upper envelope of granted tokens: each new limiter may grant one at once, then `rate` per second.
-function envelope(history: ControlPlaneHistory, zone: string): Point[] {
-  const segments = history.zoneRates.filter((record) => record.zone === zone);
+// The checker's token buckets (sim/invariants/zone-rate-check.ts), replayed on the controller's
+// clock per limiter (incarnation and zone); plotted on true time as tokens taken in the zone
+// (by any incarnation) plus the tokens of the bucket of the limiter used last.
+interface Bucket {
+  rate: number;
+  tokens: number;
+  localMs: number;
+  /** True time minus the controller's clock at the last step (to place refill points). */
+  offsetMs: number;
+}
+
+const EPSILON = 1e-9;
+
+function refill(bucket: Bucket, localMs: number): void {
+  if (localMs <= bucket.localMs) return;
+  bucket.tokens = Math.min(1, bucket.tokens + ((localMs - bucket.localMs) * bucket.rate) / 1000);
+  bucket.localMs = localMs;
+}
+
+function take(bucket: Bucket, localMs: number): boolean {
+  if (bucket.rate === 0) return false;
+  refill(bucket, localMs);
+  if (bucket.tokens < 1 - EPSILON) return false;
+  bucket.tokens -= 1;
+  return true;
+}
+
+// Kubernetes' SwapLimiter, as the checker replays it.
+function nextBucket(old: Bucket | undefined, record: ZoneRateRecord): Bucket {
+  const offsetMs = record.atMs - record.localMs;
+  if (record.how === "created" || old === undefined) return { rate: record.rate, tokens: record.rate > 0 ? 1 : 0, localMs: record.localMs, offsetMs };
+  if (record.rate === old.rate) return old;
+  const next: Bucket = { rate: record.rate, tokens: record.rate > 0 ? 1 : 0, localMs: record.localMs, offsetMs };
+  if (record.rate > 0 && !take(old, record.localMs)) take(next, record.localMs);
+  return next;
+}
+
+/** The allowed-evictions line of `zone` (see ZoneSeries.envelope). */
+export function rateLimitSeries(history: ControlPlaneHistory, zone: string): Point[] {
+  type Step = { atMs: number; localMs: number; order: number; incarnation: string; rate?: ZoneRateRecord };
+  const steps: Step[] = [
+    ...history.zoneRates.flatMap((rate, order) => (rate.zone === zone ? [{ atMs: rate.atMs, localMs: rate.localMs, order, incarnation: rate.incarnation, rate }] : [])),
+    ...history.decisions.flatMap((decision, order) => (decision.zone === zone ? [{ atMs: decision.atMs, localMs: decision.localMs, order: history.zoneRates.length + order, incarnation: decision.incarnation }] : [])),
+  ].sort((a, b) => a.atMs - b.atMs || a.order - b.order);
+  const buckets = new Map<string, Bucket>();
   const points: Point[] = [{ t: 0, value: 0 }];
-  let granted = 0;
-  segments.forEach((segment, index) => {
-    const from = seconds(history, segment.atMs);
-    const to = seconds(history, segments[index + 1]?.atMs ?? history.endMs);
-    if (segment.rate > 0) {
-      points.push({ t: from, value: granted });
-      granted += 1;
-      points.push({ t: from, value: granted });
-      granted += segment.rate * (to - from);
-      points.push({ t: to, value: granted });
-    } else points.push({ t: to, value: granted });
-  });
-  return points;
+  let taken = 0;
+  let current: Bucket | undefined;
+  // The line up to true time `toMs`: the current bucket refills (on its clock) until full.
+  const advance = (toMs: number) => {
+    if (current === undefined || current.rate === 0 || current.tokens >= 1) return;
+    const fullAtLocal = current.localMs + ((1 - current.tokens) * 1000) / current.rate;
+    const fullAtMs = fullAtLocal + current.offsetMs;
+    if (fullAtMs < toMs) {
+      refill(current, fullAtLocal);
+      points.push({ t: seconds(history, fullAtMs), value: taken + current.tokens });
+    }
+  };
+  for (const step of steps) {
+    advance(step.atMs);
+    if (step.rate !== undefined) {
+      const bucket = nextBucket(buckets.get(step.incarnation), step.rate);
+      buckets.set(step.incarnation, bucket);
+      current = bucket;
+    } else {
+      const bucket = buckets.get(step.incarnation);
+      if (bucket !== undefined) {
+        take(bucket, step.localMs);
+        bucket.offsetMs = step.atMs - step.localMs;
+        current = bucket;
+      }
+      taken++;
+    }
+    if (current !== undefined && current === buckets.get(step.incarnation)) {
+      refill(current, step.localMs);
+      current.offsetMs = step.atMs - step.localMs;
+    }
+    points.push({ t: seconds(history, step.atMs), value: taken + (current?.tokens ?? 0) });
+  }
+  advance(history.endMs);
+  if (current !== undefined) refill(current, history.endMs - current.offsetMs);
+  points.push({ t: seconds(history, history.endMs), value: taken + (current?.tokens ?? 0) });
+  return compactKeepingJumps(points);
+}
+
+// Drops interior points of flat runs and keeps jumps as two points at one time.
+function compactKeepingJumps(points: readonly Point[]): Point[] {
+  const out: Point[] = [];
+  for (const point of points) {
+    const last = out.at(-1);
+    const before = out.at(-2);
+    if (last !== undefined && before !== undefined && before.value === last.value && last.value === point.value) out[out.length - 1] = point;
+    else out.push(point);
+  }
+  return out;
 }
 
 // At most one point per distinct time (the last), so a 5,000-node hour stays a few hundred points per chart.

@@ -76,11 +76,11 @@ export function polyline(frame: ChartFrame, points: readonly Point[], color: str
   return `<polyline points="${coordinates}" fill="none" stroke="${escapeMarkupAttr(color)}" stroke-width="1.2"${dashed ? ' stroke-dasharray="4 3"' : ""}/>`;
 }
 
-/** A filled band over [from, to] seconds between two y coordinates, with a tooltip. */
-export function band(frame: ChartFrame, from: number, to: number, y: number, height: number, color: string, tooltip: string): string {
+/** A filled band over [from, to] seconds between two y coordinates, with a tooltip (and extra, trusted `attributes`). */
+export function band(frame: ChartFrame, from: number, to: number, y: number, height: number, color: string, tooltip: string, attributes = ""): string {
   const x = xOf(frame, from);
   const width = Math.max(1, r(xOf(frame, to) - x));
-  return `<rect x="${x}" y="${r(y)}" width="${width}" height="${r(height)}" fill="${escapeMarkupAttr(color)}"><title>${escapeMarkupText(tooltip)}</title></rect>`;
+  return `<rect x="${x}" y="${r(y)}" width="${width}" height="${r(height)}" fill="${escapeMarkupAttr(color)}"${attributes === "" ? "" : ` ${attributes}`}><title>${escapeMarkupText(tooltip)}</title></rect>`;
 }
 
 /** A text label at the left of a lane. */

@@ -2,6 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { parseFaultSpec } from "../../sim/faults/fault-spec.ts";
+import { runLeaderElectionScenario } from "../../sim/scenarios/leader-election-scenario.ts";
+import { runNodeEvictionScenario } from "../../sim/scenarios/node-eviction-scenario.ts";
+import { agentParameters, electionParameters, lifecycleParameters } from "../../sim/scenarios/scenario-parameters.ts";
 import { main } from "../cli.ts";
 
 const made: string[] = [];
@@ -131,5 +135,29 @@ describe("orb-harness simulate", () => {
       expect(result.code, argv.join(" ")).toBe(2);
       expect(result.err, argv.join(" ")).toMatch(message);
     }
+  });
+});
+
+describe("progress during a run", () => {
+  it("is reported every so many virtual seconds without changing the run (same trace hash and events)", async () => {
+    const options = { seed: 3, durationMs: 120_000, nodes: 6, zones: 2, pods: 12, dialect: "orb" as const, lifecycle: lifecycleParameters("orb", undefined), agent: agentParameters("orb"), faults: parseFaultSpec("partition:zone-a@20s+40s") };
+    const plain = await runNodeEvictionScenario(options);
+    const reached: number[] = [];
+    const sliced = await runNodeEvictionScenario({ ...options, progressEveryMs: 7_000, onProgress: (progress) => reached.push(progress.virtualMs) });
+    expect(sliced.traceHash).toBe(plain.traceHash);
+    expect(sliced.kernelEvents).toBe(plain.kernelEvents);
+    expect(reached.slice(0, 3)).toEqual([7_000, 14_000, 21_000]);
+    expect(reached.at(-1)).toBe(120_000);
+    const election = { seed: 4, durationMs: 60_000, candidates: 3, dialect: "orb" as const, election: electionParameters("controller-manager", "orb"), faults: parseFaultSpec("pause:leader@10s+20s") };
+    const quiet = await runLeaderElectionScenario(election);
+    const told = await runLeaderElectionScenario({ ...election, progressEveryMs: 1_000, onProgress: () => undefined });
+    expect(told.traceHash).toBe(quiet.traceHash);
+  });
+
+  it("keeps stdout as it was on short runs (no progress line, trace hash last)", async () => {
+    const { lines, err } = await run("simulate", "--scenario", "leader-election", "--seed", "1", "--duration", "30s", "--report-dir", scratchDir());
+    expect(lines.some((line) => line.startsWith("progress:"))).toBe(false);
+    expect(err).not.toContain("progress:");
+    expect(lines.at(-1)).toMatch(/^trace-hash: /);
   });
 });

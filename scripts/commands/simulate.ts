@@ -26,7 +26,9 @@ import type { ScenarioName, ScenarioResult } from "../../sim/scenarios/scenario-
 import { agentParameters, electionParameters, lifecycleParameters } from "../../sim/scenarios/scenario-parameters.ts";
 import { simulationResults } from "../../reports/simulation/simulation-results.ts";
 import { writeSimulationReport } from "../../reports/simulation/write-simulation-report.ts";
+import type { ScenarioProgress } from "../../sim/scenarios/scenario-run-options.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
+import { simulateProgress, type ProgressStream, type SimulateProgress } from "./simulate-progress.ts";
 import { flagNames, flagsOfKind, isOneOf, parseFlags, type FlagSpec, type FlagValues } from "../parse-flags.ts";
 
 const SCENARIOS = ["leader-election", "node-eviction"] as const satisfies readonly ScenarioName[];
@@ -73,7 +75,8 @@ export const simulateCommand: CliCommand = {
     `  doc 3 fields:   ${Object.keys(DOC3_FLAGS).map((name) => `--${name}`).join(" ")}`,
     "",
     "Prints a summary, `invariants: N held, M violated`, `time-compression: X` (virtual seconds per wall second)",
-    "and, last, `trace-hash: <hex>`. Writes results.json and index.html to --report-dir",
+    "and, last, `trace-hash: <hex>`. On runs longer than 2 s of wall time, a progress line (virtual time reached,",
+    "events/s) goes to stderr: rewritten in place on a terminal, else one line every 5 s. Writes results.json and index.html to --report-dir",
     "(default reports/out/simulation/<scenario>-<seed>). Exit 0 when every invariant held, 1 otherwise, 2 for usage errors.",
     "Flags or a node agent file that break a rule of doc 2 or 3 exit 1 before anything runs, with every finding",
     "(as `orb-harness validate` does); an unreadable file or an unbalanced quote in a flag line is a usage error.",
@@ -161,7 +164,22 @@ async function simulate(options: SimulateOptions, output: CliOutput): Promise<nu
   const { configured, seed, durationMs, dialect, faults, latency, client } = options;
   output.out(`simulate ${configured.scenario}: seed ${seed}, ${options.durationText} of virtual time, faults: ${formatFaultSpec(faults) || "none"}`);
   const clock = { start: performance.now(), started: 0, ended: 0 };
-  const hooks = { onStarted: () => void (clock.started = performance.now()), onRunEnded: () => void (clock.ended = performance.now()) };
+  // Progress on stderr, so stdout stays summary, verdicts and, last, the trace hash.
+  const stream: ProgressStream = process.stderr.isTTY
+    ? { isTTY: true, write: (text) => void process.stderr.write(text) }
+    : { isTTY: false, write: (text) => output.err(text.replace(/\n$/, "")) };
+  let progress: SimulateProgress | undefined;
+  const hooks = {
+    onStarted: () => {
+      clock.started = performance.now();
+      progress = simulateProgress({ stream, now: () => performance.now() });
+    },
+    onRunEnded: () => {
+      clock.ended = performance.now();
+      progress?.finish();
+    },
+    onProgress: (reached: ScenarioProgress) => progress?.update(reached),
+  };
   let result: ScenarioResult;
   try {
     result =

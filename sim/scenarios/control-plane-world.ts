@@ -11,6 +11,7 @@ import type { Fault } from "../faults/fault-schedule.ts";
 import { Network, type LatencyDistribution, type PartitionMode } from "../faults/network.ts";
 import { ProcessHost } from "../faults/process-host.ts";
 import { WakeupBatcher } from "../faults/wakeup-batcher.ts";
+import type { ScenarioProgress } from "./scenario-run-options.ts";
 
 /** The default one-way API latency: 1 ms plus an exponential tail of mean 2 ms, capped at 50 ms. */
 export const DEFAULT_LATENCY: LatencyDistribution = { minMs: 1, meanExtraMs: 2, maxMs: 50 };
@@ -73,10 +74,20 @@ export class ControlPlaneWorld {
     injectFaults({ sim: this.sim, host: this.host, network: this.network, resolve, record: (record) => this.recorder.fault(record) }, faults);
   }
 
-  /** Runs until `durationMs` after the start; returns the kernel events run. */
-  async runUntil(durationMs: number): Promise<number> {
-    const result = await this.sim.run({ untilMs: this.startMs + durationMs });
-    return result.eventsRun;
+  /**
+   * Runs until `durationMs` after the start; returns the kernel events run. With `onProgress`,
+   * runs in consecutive slices of `everyMs` virtual time and reports after each: the same events
+   * in the same order as one call (each slice stops before the next due event and moves the clock
+   * only to the slice's end, where nothing runs).
+   */
+  async runUntil(durationMs: number, onProgress?: (progress: ScenarioProgress) => void, everyMs = 10_000): Promise<number> {
+    if (onProgress === undefined || !(everyMs > 0)) return (await this.sim.run({ untilMs: this.startMs + durationMs })).eventsRun;
+    let eventsRun = 0;
+    for (let sliceEnd = Math.min(everyMs, durationMs); ; sliceEnd = Math.min(sliceEnd + everyMs, durationMs)) {
+      eventsRun += (await this.sim.run({ untilMs: this.startMs + sliceEnd })).eventsRun;
+      onProgress({ virtualMs: sliceEnd, durationMs, kernelEvents: eventsRun });
+      if (sliceEnd >= durationMs) return eventsRun;
+    }
   }
 }
 

@@ -67,7 +67,7 @@ export async function runLeaderElectionScenario(options: LeaderElectionScenarioO
   checkTargets(options.faults, groups, names);
   world.injectFaults(options.faults, (target) => resolveTarget(target, groups, names));
   options.onStarted?.();
-  const kernelEvents = await world.runUntil(options.durationMs);
+  const kernelEvents = await world.runUntil(options.durationMs, options.onProgress, options.progressEveryMs);
   options.onRunEnded?.();
   const history = world.recorder.finish();
   const bounds: LeaderElectionBounds = { ...timing, maxOneWayMs: world.network.maxOneWayMs, maxDriftPpm: maxDriftPpm(options.faults), candidates: names };

@@ -17,4 +17,21 @@ export interface ScenarioRunOptions {
   readonly onStarted?: () => void;
   /** Told when virtual time has run out, before the checkers run. */
   readonly onRunEnded?: () => void;
+  /**
+   * Told every `progressEveryMs` of virtual time (default 10 s) while the run goes on. The run is
+   * split into consecutive `Simulation.run` calls at those times, which runs the same events in
+   * the same order (the trace hash is unchanged); the callback must not touch the simulation.
+   */
+  readonly onProgress?: (progress: ScenarioProgress) => void;
+  readonly progressEveryMs?: number;
+}
+
+/** How far a run has got. */
+export interface ScenarioProgress {
+  /** Virtual time since the start, ms. */
+  readonly virtualMs: number;
+  /** The run's length in virtual time, ms. */
+  readonly durationMs: number;
+  /** Kernel events run so far. */
+  readonly kernelEvents: number;
 }
