@@ -23,6 +23,7 @@ import { redactResults, redactSecrets, type RedactionOptions } from "./redaction
 import { rerunCommand } from "./rerun-command.ts";
 import { selfContainedHead } from "./self-contained-head.ts";
 import { BODY_EXCERPT_BYTES, clipUtf8, exchangeHeadline, formatMs } from "./transcript-text.ts";
+import { publishedSelfcheck, teethText } from "./suite-teeth.ts";
 
 /** Up to this many failures are shown expanded; beyond it they start collapsed. */
 export const MAX_FAILURES_OPEN = 25;
@@ -59,6 +60,8 @@ function runFacts(run: RunResults): string {
     ["dialect", text(run.target.dialect)],
     ["server version", run.target.serverVersion === "" ? "<em>not reported</em>" : text(run.target.serverVersion)],
     ["harness version", text(run.harnessVersion)],
+    // How much a green run is worth: the defects the suite and its tools catch, as measured.
+    ["suite's teeth", text(teethText(publishedSelfcheck()))],
     ["started", text(run.startedAt)],
     ["finished", `${text(run.finishedAt)}${Number.isFinite(elapsed) && elapsed >= 0 ? ` (${text(formatMs(elapsed))})` : ""}`],
     ["command", `<code>${text(run.command)}</code>`],

@@ -13,6 +13,7 @@ import { replaceForbiddenChars } from "./markup-escape.ts";
 import { redactResults, redactSecrets, type RedactionOptions } from "./redaction.ts";
 import { rerunCommand } from "./rerun-command.ts";
 import { formatMs } from "./transcript-text.ts";
+import { publishedSelfcheck, teethText } from "./suite-teeth.ts";
 
 /** Failures listed in full; the rest are counted (a GitHub step summary holds at most 1 MiB). */
 export const MAX_FAILURES_LISTED = 100;
@@ -43,6 +44,8 @@ function header(run: RunResults): string {
     details.join(" · "),
     "",
     `**${counts.total} cases: ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped, ${counts.error} ${counts.error === 1 ? "error" : "errors"}**`,
+    "",
+    `The suite's teeth: ${escapeMarkdown(teethText(publishedSelfcheck()))}.`,
   ].join("\n");
 }
 

@@ -59,6 +59,11 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./simulate.ts")).simulateCommand,
   },
   {
+    name: "selfcheck",
+    summary: "the suite's own teeth: plant each known defect in the embedded server, run the suite and the fuzzer against it, print the mutation score",
+    load: async () => (await import("./selfcheck.ts")).selfcheckCommand,
+  },
+  {
     name: "validate",
     summary: "validate controller manager / scheduler flags (doc 2) or a node agent / credential provider file (doc 3)",
     load: async () => (await import("./validate.ts")).validateCommand,
