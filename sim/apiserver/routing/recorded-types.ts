@@ -13,20 +13,10 @@
 import { readFileSync } from "node:fs";
 import { dialectByName, type Dialect } from "../../../spec/dialects.ts";
 import type { NameRule, ResourceType, Verb } from "./resource-types.ts";
+import type { APIResource } from "../discovery/discovery.ts";
 
-/** One entry of an APIResourceList, as recorded. */
-export interface RecordedApiResource {
-  readonly name: string;
-  readonly singularName: string;
-  readonly namespaced: boolean;
-  readonly group?: string;
-  readonly version?: string;
-  readonly kind: string;
-  readonly verbs: readonly string[];
-  readonly shortNames?: readonly string[];
-  readonly categories?: readonly string[];
-  readonly storageVersionHash?: string;
-}
+/** One entry of an APIResourceList, as recorded: the shape discovery answers with. */
+export type RecordedApiResource = APIResource;
 
 /** A recorded Table column definition (meta/v1 TableColumnDefinition). */
 export interface RecordedColumn {
