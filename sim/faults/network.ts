@@ -34,7 +34,13 @@ export class NetworkError extends Error {
     readonly reason: "timeout" | "unreachable",
     message: string,
   ) {
+    // Without a stack: a cut-off zone fails thousands of simulated calls a second, and the stack of
+    // each (the kernel's event loop) says nothing the message does not; capturing it cost about 3%
+    // of a 5,000-node run with a partition.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
   }
 }
 
