@@ -14,11 +14,22 @@ import { startKubeControlPlane } from "./kube-control-plane.ts";
 import { isProcessAlive } from "./process-alive.ts";
 
 let assets: string;
+// A temporary directory of this file's own: the control plane makes its scratch directory in
+// tmpdir(), and the tests count those; other processes (a real-tier run, another suite) make
+// theirs in the shared one meanwhile.
+const sharedTmpdir = process.env["TMPDIR"];
+let privateTmp: string;
 
 beforeEach(() => {
+  privateTmp = mkdtempSync(join(tmpdir(), "orb-control-plane-test-"));
+  process.env["TMPDIR"] = privateTmp;
   assets = mkdtempSync(join(tmpdir(), "orb-fake-assets-"));
 });
-afterEach(() => rmSync(assets, { recursive: true, force: true }));
+afterEach(() => {
+  if (sharedTmpdir === undefined) delete process.env["TMPDIR"];
+  else process.env["TMPDIR"] = sharedTmpdir;
+  rmSync(privateTmp, { recursive: true, force: true });
+});
 
 function script(name: string, text: string): string {
   const path = join(assets, name);
