@@ -81,7 +81,8 @@ async function embeddedServerRun(name: BenchmarkName, mode: BenchMode): Promise<
   }
 }
 
-function format(value: number): string {
+/** A figure as the table and the page print it: grouped integers from 100 up, three significant digits below. */
+export function formatFigure(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString("en") : value.toPrecision(3);
 }
 
@@ -144,8 +145,7 @@ export async function runBenchmarks(options: BenchOptions): Promise<BenchResults
 
 function summary(figures: Figures): string {
   return Object.entries(figures)
-    .map(([key, value]) => `${key.split(".").at(-1)} ${format(value)}`)
+    .map(([key, value]) => `${key.split(".").at(-1)} ${formatFigure(value)}`)
     .join(", ");
 }
 
-export { format as formatFigure };

@@ -99,6 +99,10 @@ describe("selfcheck scoring, with fake tools", () => {
     await expect(makeSelfcheckCommand(runners).run(["--defect", "dry-run-persist"], output)).rejects.toThrow(/unknown defect "dry-run-persist"; did you mean "dry-run-persists"\?/);
     await expect(makeSelfcheckCommand(runners).run(["extra"], output)).rejects.toThrow(UsageError);
     await expect(makeSelfcheckCommand(runners).run(["--skip-fuzzz"], output)).rejects.toThrow(UsageError);
+    // A published score speaks of every defect and every tool: a partial run may not replace it.
+    for (const partial of [["--defect", "dry-run-persists"], ["--skip-fuzz"], ["--skip-soak"]]) {
+      await expect(makeSelfcheckCommand(runners).run([...partial, "--publish"], output)).rejects.toThrow(/--publish needs a run on every defect with every tool/);
+    }
   });
 
   it("readLatestSelfcheck is undefined without a file or with a broken one", async () => {
