@@ -49,10 +49,10 @@ export async function handleDeleteCollection(context: ServerContext, target: Res
   const deleted = page.items.map((object) =>
     context.objects.delete({ type, namespace: object.metadata.namespace, name: object.metadata.name }, object, { dryRun: dry }).object,
   );
-  return representation.list(200, {
+  return representation.storedList(200, {
     kind: `${type.kind}List`,
     apiVersion: apiVersionOf(type),
     metadata: { resourceVersion: context.store.formatRevision(context.store.revision) },
-    items: deleted.map(listItem),
+    items: deleted,
   });
 }

@@ -36,7 +36,7 @@ export async function handleList(context: ServerContext, target: ResourceRequest
     ...(complete ? (context.dialect.answers["continue-when-complete"] === "empty" ? { continue: "" } : {}) : { continue: page.continueToken }),
     ...(page.remainingItemCount !== undefined && { remainingItemCount: page.remainingItemCount }),
   };
-  return representation.list(200, { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata, items: page.items.map(listItem) });
+  return representation.storedList(200, { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata, items: page.items });
 }
 
 /** A list read at the latest state without a version asked for: Most Recent (doc 1 §4.7), first page or whole. */

@@ -51,7 +51,12 @@ export function goIndentedJson(value: unknown): string {
  * a Table cell is `\u003cnone\u003e` in transcripts table-*), and a trailing newline.
  */
 export function goJson(value: unknown): string {
-  return `${goEscape(JSON.stringify(value))}\n`;
+  return `${goJsonFragment(value)}\n`;
+}
+
+/** goJson without its trailing newline: a value that goes inside a larger body. */
+export function goJsonFragment(value: unknown): string {
+  return goEscape(JSON.stringify(value));
 }
 
 const GO_ESCAPED = /[<>&\u2028\u2029]/g;

@@ -28,6 +28,9 @@ import type { ResourceRequest, ServerContext } from "../server-context.ts";
 import { tableForList, tableForObject, watchTableTransform, type ApiObject, type ListMeta } from "../table/table.ts";
 import { stringify as stringifyYaml } from "yaml";
 import { goIndentedJson, goJson } from "./go-text.ts";
+import { encodedJsonList } from "./encoded-list-items.ts";
+import { listItem } from "../registry/stored-resource.ts";
+import type { StoredObject } from "../../store/stored-object.ts";
 
 /** What the server offers for requests on `type` (custom resources, which have no Protobuf form, are JSON and YAML only). */
 export function offerForType(
@@ -102,6 +105,21 @@ export class Representation {
       });
     }
     return this.respond(status, value, headers);
+  }
+
+  /**
+   * A list of stored objects, each sent as a list item (listItem). Compact JSON, the common case,
+   * reuses each object's encoding (encoded-list-items.ts); anything else goes through list().
+   */
+  storedList(
+    status: number,
+    list: { readonly kind: string; readonly apiVersion: string; readonly metadata: ListMeta; readonly items: readonly StoredObject[] },
+    headers: Readonly<Record<string, string>> = {},
+  ): Response {
+    const { choice } = this;
+    if (choice.kind !== "json" || choice.serialization !== "json" || this.pretty) return this.list(status, { ...list, items: list.items.map(listItem) }, headers);
+    const { items, ...rest } = list;
+    return new Response(encodedJsonList(rest, items), { status, headers: { "content-type": choice.contentType, ...wireHeaders(headers) } });
   }
 
   /**

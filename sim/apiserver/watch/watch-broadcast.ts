@@ -5,8 +5,8 @@
  * a batch; every watcher sends that same batch, and keeps only a cursor into the list of batches.
  * A write then costs the same whether ten watchers are open or a thousand; a thousand watchers
  * cost a socket write each per interval. The interval grows with the members so that a broadcast
- * makes at most MEMBER_WRITES_PER_SECOND socket writes a second (100 ms with a thousand watchers,
- * the flush interval itself up to 500): past that, each write's fixed cost (a syscall, the chunk
+ * makes at most MEMBER_WRITES_PER_SECOND socket writes a second (50 ms with a thousand watchers,
+ * the flush interval itself up to 1,000): past that, each write's fixed cost (a syscall, the chunk
  * framing, a promise or two) was what held the writers back. (Per-watcher buffers held writes to 0.15× of their rate
  * without watchers, with a thousand open: the store pushed each event to each watcher, and each
  * watcher joined its own copy of the same bytes.)
@@ -25,12 +25,14 @@ import type { ObjectEvent } from "../../store/watch.ts";
 import { joinedBytes } from "./joined-bytes.ts";
 
 /**
- * Socket writes a second one broadcast makes, at most, across its members. Measured with `load`
- * (1,000 watchers, 20 s runs, interleaved): writes went from 973 and 1,199/s at a 50 ms interval
- * to 1,254 and 1,524/s at 100 ms, and no further at 200 ms (1,237 and 1,406/s), where the bytes
- * themselves are the cost.
+ * Socket writes a second one broadcast makes, at most, across its members: a batch every 50 ms
+ * with a thousand watchers. At 10,000 (100 ms) `bench`'s watch fan-out p99 with 1,000 watchers was
+ * 128 and 150 ms, over the 100 ms target of issue #20; at 20,000 it was 70 and 79 ms. The write
+ * rate under `load` (1,000 watchers, 15 s phases, interleaved, two rounds) was no worse: 0.53 and
+ * 0.52 of the rate without watchers at 20,000, 0.30 and 0.49 at 10,000. (50,000 with a 20 ms
+ * interval gave 61 and 130 ms: no steadier.)
  */
-export const MEMBER_WRITES_PER_SECOND = 10_000;
+export const MEMBER_WRITES_PER_SECOND = 20_000;
 
 /** The events of one flush interval, encoded and joined. */
 interface Batch {
