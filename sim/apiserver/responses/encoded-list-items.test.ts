@@ -13,18 +13,18 @@ describe("a list body made from each item's cached encoding", () => {
 
   it("is byte for byte the list encoded whole, escapes included", () => {
     const items = [stored("a"), stored("b", { containers: [{ name: "c", args: ["x", "y"] }] }), stored("c")];
-    expect(encodedJsonList(list, items).toString("utf8")).toBe(goJson({ ...list, items: items.map(listItem) }));
+    expect(Buffer.concat(encodedJsonList(list, items)).toString("utf8")).toBe(goJson({ ...list, items: items.map(listItem) }));
   });
 
   it("writes an empty list as the whole encoding does", () => {
-    expect(encodedJsonList(list, []).toString("utf8")).toBe(goJson({ ...list, items: [] }));
+    expect(Buffer.concat(encodedJsonList(list, [])).toString("utf8")).toBe(goJson({ ...list, items: [] }));
   });
 
   it("gives a later version of an object its own bytes", () => {
     const first = stored("a");
     const second = freezeWithResourceVersion({ ...first, spec: { note: "changed" } } as StoredObject, "8");
-    expect(encodedJsonList(list, [first]).toString("utf8")).toContain('"resourceVersion":"7"');
-    expect(encodedJsonList(list, [second]).toString("utf8")).toContain('"note":"changed"');
-    expect(encodedJsonList(list, [first]).toString("utf8")).not.toContain("changed");
+    expect(Buffer.concat(encodedJsonList(list, [first])).toString("utf8")).toContain('"resourceVersion":"7"');
+    expect(Buffer.concat(encodedJsonList(list, [second])).toString("utf8")).toContain('"note":"changed"');
+    expect(Buffer.concat(encodedJsonList(list, [first])).toString("utf8")).not.toContain("changed");
   });
 });

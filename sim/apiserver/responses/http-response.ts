@@ -2,11 +2,12 @@
 import { maxRequestBodyBytes, maxRequestHeaderBytes } from "../../../spec/doc1/limits.ts";
 import { ApiError, badRequest, methodNotAllowed } from "./api-error.ts";
 import { requestEntityTooLarge } from "../request/request-body.ts";
+import { completeResponse } from "../../transport/complete-body.ts";
 
 /** A JSON response. */
 export function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response {
   // Kubernetes ends every JSON body with a newline.
-  return new Response(`${JSON.stringify(body)}\n`, { status, headers: { "content-type": "application/json", ...headers } });
+  return completeResponse(`${JSON.stringify(body)}\n`, { status, headers: { "content-type": "application/json", ...headers } });
 }
 
 /** The Status response of an ApiError. */

@@ -29,6 +29,7 @@ import { tableForList, tableForObject, watchTableTransform, type ApiObject, type
 import { stringify as stringifyYaml } from "yaml";
 import { goIndentedJson, goJson } from "./go-text.ts";
 import { encodedJsonList } from "./encoded-list-items.ts";
+import { completeResponse } from "../../transport/complete-body.ts";
 import { listItem } from "../registry/stored-resource.ts";
 import type { StoredObject } from "../../store/stored-object.ts";
 
@@ -119,7 +120,7 @@ export class Representation {
     const { choice } = this;
     if (choice.kind !== "json" || choice.serialization !== "json" || this.pretty) return this.list(status, { ...list, items: list.items.map(listItem) }, headers);
     const { items, ...rest } = list;
-    return new Response(encodedJsonList(rest, items), { status, headers: { "content-type": choice.contentType, ...wireHeaders(headers) } });
+    return completeResponse(encodedJsonList(rest, items), { status, headers: { "content-type": choice.contentType, ...wireHeaders(headers) } });
   }
 
   /**
@@ -156,7 +157,7 @@ export class Representation {
 
   private respond(status: number, value: unknown, headers: Readonly<Record<string, string>>): Response {
     const encoded = encode(value, this.choice.serialization, this.choice.contentType, this.pretty);
-    return new Response(encoded.body, { status, headers: { "content-type": encoded.contentType, ...wireHeaders(headers) } });
+    return completeResponse(encoded.body, { status, headers: { "content-type": encoded.contentType, ...wireHeaders(headers) } });
   }
 }
 
@@ -196,10 +197,10 @@ export function negotiatedErrorResponse(error: ApiError, request: Request, diale
   }
   try {
     const encoded = encode(error.status, serialization, contentType, false);
-    return new Response(encoded.body, { status: error.code, headers: { "content-type": encoded.contentType, ...error.headers } });
+    return completeResponse(encoded.body, { status: error.code, headers: { "content-type": encoded.contentType, ...error.headers } });
   } catch {
     const encoded = encode(error.status, "json", JSON_MEDIA_TYPE, false);
-    return new Response(encoded.body, { status: error.code, headers: { "content-type": encoded.contentType, ...error.headers } });
+    return completeResponse(encoded.body, { status: error.code, headers: { "content-type": encoded.contentType, ...error.headers } });
   }
 }
 
