@@ -100,17 +100,23 @@ export function hasMalformedEscape(path: string): boolean {
  * which Go keeps as it is) become U+FFFD rather than failing the whole path.
  */
 function decodePath(path: string): string {
+  // Without escapes or lone surrogates the bytes decode to the path itself: every request's path
+  // passes here, and the byte walk below was 4% of a create (issue #20).
+  if (!path.includes("%") && !LONE_SURROGATE.test(path)) return path;
   const bytes: number[] = [];
   for (let index = 0; index < path.length; index++) {
     if (path[index] === "%" && /^[0-9a-fA-F]{2}$/.test(path.slice(index + 1, index + 3))) {
       bytes.push(parseInt(path.slice(index + 1, index + 3), 16));
       index += 2;
     } else {
-      bytes.push(...new TextEncoder().encode(path[index]!));
+      bytes.push(...UTF8.encode(path[index]!));
     }
   }
   return new TextDecoder().decode(new Uint8Array(bytes));
 }
+
+const UTF8 = new TextEncoder();
+const LONE_SURROGATE = /[\ud800-\udfff]/;
 
 /**
  * A NUL (`%00`) in a segment, written as the four characters `\x00`. No object can have it in its
