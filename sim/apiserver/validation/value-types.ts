@@ -12,8 +12,7 @@
  * and custom resources (no Protobuf form), are not checked: this refuses only what a real server refuses too, never more.
  */
 import { badRequest, invalid, invalidValue } from "../responses/api-error.ts";
-import { jsonToMessage } from "../protobuf/convert.ts";
-import { ProtobufEncodeError } from "../protobuf/errors.ts";
+import { messageValueError } from "../protobuf/convert.ts";
 import { protobufKind } from "../protobuf/kinds.ts";
 import { apiVersionOf, type ResourceType } from "../routing/resource-types.ts";
 import { schemaValueTypeError } from "./schema-value-types.ts";
@@ -23,13 +22,10 @@ export function valueTypeError(type: ResourceType, object: Record<string, unknow
   const entry = protobufKind(apiVersionOf(type), type.kind);
   // The recorded built-in types (ServiceAccount, RBAC, Job, ...) have no message tables: their recorded OpenAPI schemas.
   if (entry === undefined) return schemaValueTypeError(type, object);
-  try {
-    jsonToMessage(entry.message, object, { unknownFields: "drop" });
-    return undefined;
-  } catch (error) {
-    if (error instanceof ProtobufEncodeError && error.code === "invalid-value") return error.message;
-    throw error;
-  }
+  const error = messageValueError(entry.message, object);
+  if (error === undefined) return undefined;
+  if (error.code === "invalid-value") return error.message;
+  throw error;
 }
 
 /** Throws 400 BadRequest for a create or update body whose values do not fit the type. */
