@@ -14,13 +14,18 @@ const bodies = new WeakMap<Response, readonly Uint8Array[]>();
  */
 export function completeResponse(body: string | Uint8Array | readonly Uint8Array[], init: ResponseInit): Response {
   const parts = typeof body === "string" ? [Buffer.from(body, "utf8")] : body instanceof Uint8Array ? [body] : body;
-  // A stream that hands over these bytes when read: `new Response(bytes)` would copy them, and a
-  // list's body runs to tens of megabytes that the socket adapter never reads from the Response.
+  // The body stream is undici's for a byte body, step for step (one chunk, closed a microtask
+  // later), so a simulation reading responses in-process runs through the same promise jobs as
+  // with `new Response(bytes)` and keeps its trace hash. Unlike that constructor it copies and
+  // joins the parts only when read: a list's body runs to tens of megabytes that the socket
+  // adapter sends from the parts and never reads from the Response.
   const response = new Response(
-    new ReadableStream<Uint8Array>({
+    new ReadableStream({
+      type: "bytes",
       pull(controller) {
-        for (const part of parts) controller.enqueue(part);
-        controller.close();
+        // A copy: a byte stream takes over its chunks' memory, and a part may be kept for later lists.
+        controller.enqueue(parts.length === 1 ? new Uint8Array(parts[0]!) : new Uint8Array(Buffer.concat(parts)));
+        queueMicrotask(() => controller.close());
       },
     }),
     init,
