@@ -16,6 +16,7 @@
 import type { Rng } from "../kernel/rng.ts";
 import type { ApiServer } from "../apiserver/api-server.ts";
 import type { ObjectRegistry } from "../apiserver/registry/object-registry.ts";
+import type { ObjectAddress } from "../apiserver/registry/registry-context.ts";
 import { ApiError } from "../apiserver/responses/api-error.ts";
 import { ResourceRegistry, type ResourceType } from "../apiserver/routing/resource-types.ts";
 import { encodedStorageKey, storageKey } from "../apiserver/registry/stored-resource.ts";
@@ -216,7 +217,13 @@ export class StoreApi {
     }
     let written: StoredObject;
     try {
-      const address = { type, namespace, name: object.metadata.name, subresource };
+      // A cached object's address is made once per subresource: the same Lease is renewed every 10 s.
+      const address =
+        cached === undefined
+          ? { type, namespace, name: object.metadata.name, subresource }
+          : subresource === undefined
+            ? (cached.address ??= { type, namespace, name: object.metadata.name, subresource })
+            : (cached.statusAddress ??= { type, namespace, name: object.metadata.name, subresource });
       written = this.#objects.update(address, current, object as unknown as StoredObject, { expectedRevision, dryRun: false });
     } catch (error) {
       throw asApiError(error);
@@ -234,6 +241,9 @@ interface CacheEntry {
   object: StoredObject;
   revision: number;
   readonly key: ObjectKey;
+  /** Its registry address, and that of its status subresource, once written through them. */
+  address?: ObjectAddress;
+  statusAddress?: ObjectAddress;
 }
 
 // A plain loop: Array.from over a map iterator made an object per element.

@@ -303,7 +303,14 @@ class InFlight<T> implements Wakeable {
   #finish(ok: boolean, outcome: unknown): void {
     if (this.#done) return;
     this.#done = true;
-    this.clock.deliver(() => this.settle(ok, outcome));
+    this.#ok = ok;
+    this.#outcome = outcome;
+    this.clock.deliverTo(this);
+  }
+
+  /** In the process (ProcessClock.deliverTo): hands it the outcome. */
+  delivered(): void {
+    this.settle(this.#ok, this.#outcome);
   }
 }
 
