@@ -1,4 +1,5 @@
 /** FieldsV1 decoding and encoding, set operations, and conflict paths as Kubernetes prints them. */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FieldSet, keyElement, pathText, valueElement } from "./field-set.ts";
 
@@ -58,5 +59,49 @@ describe("FieldSet", () => {
     expect(pathText(["f:data", "f:x"])).toBe(".data.x");
     expect(pathText(["f:spec", "f:template", "f:spec", "f:containers", keyElement({ name: "main" }), "f:image"])).toBe('.spec.template.spec.containers[name="main"].image');
     expect(pathText(["f:metadata", "f:finalizers", valueElement("a")])).toBe('.metadata.finalizers[="a"]');
+  });
+});
+
+/** The set operations as first written, by listing member paths: the reference the trie walks must match. */
+function reference(a: FieldSet, b: FieldSet) {
+  const fromPaths = (paths: string[][]) => {
+    const out = new FieldSet();
+    for (const path of paths) out.insert(path);
+    return out;
+  };
+  const under = (path: string[]) => path.some((_, index) => b.has(path.slice(0, index + 1)));
+  return {
+    union: fromPaths([...a.paths(), ...b.paths()]),
+    difference: fromPaths(a.paths().filter((path) => !b.has(path))),
+    intersection: fromPaths(a.paths().filter((path) => b.has(path))),
+    recursiveDifference: fromPaths(a.paths().filter((path) => !under(path))),
+    copy: fromPaths(a.paths()),
+  };
+}
+
+describe("FieldSet operations", () => {
+  // Paths over a few elements, so that two sets share prefixes, members and members' children.
+  const path = fc.array(fc.constantFrom("f:a", "f:b", 'k:{"name":"c"}', "v:1", "i:0"), { maxLength: 4 });
+  const set = fc.array(path, { maxLength: 12 }).map((paths) => {
+    const out = new FieldSet();
+    for (const each of paths) out.insert(each);
+    return out;
+  });
+
+  it("give what inserting the kept member paths gives, structure included (property)", () => {
+    fc.assert(
+      fc.property(set, set, (a, b) => {
+        const expected = reference(a, b);
+        const encode = (value: FieldSet) => JSON.stringify(value.toFieldsV1());
+        expect(encode(a.union(b))).toBe(encode(expected.union));
+        expect(encode(a.difference(b))).toBe(encode(expected.difference));
+        expect(encode(a.intersection(b))).toBe(encode(expected.intersection));
+        expect(encode(a.recursiveDifference(b))).toBe(encode(expected.recursiveDifference));
+        expect(encode(a.copy())).toBe(encode(expected.copy));
+        expect(a.union(b).paths()).toEqual(expected.union.paths());
+        expect(a.recursiveDifference(b).paths()).toEqual(expected.recursiveDifference.paths());
+      }),
+      { numRuns: 3_000 },
+    );
   });
 });
