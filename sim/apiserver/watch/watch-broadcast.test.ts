@@ -4,7 +4,16 @@
  * a gap or a duplicate whenever they start, and one that stops reading is cut off alone.
  */
 import { describe, expect, it } from "vitest";
-import { MEMBER_WRITES_PER_SECOND } from "./watch-broadcast.ts";
+import { MEMBER_WRITES_PER_SECOND, QUIET_EVENTS_PER_SECOND } from "./watch-broadcast.ts";
+
+/** The names of the objects of the watch events in a chunk of JSON lines. */
+function names(chunk: Uint8Array | undefined): string[] {
+  return new TextDecoder()
+    .decode(chunk)
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line).object.metadata.name);
+}
 import { testServer } from "../test-server.ts";
 import { watchLineReader } from "./watch-line-reader.ts";
 
@@ -148,17 +157,32 @@ describe("watch broadcast behind a socket", () => {
     await unread.body!.cancel();
   });
 
-  it("stretches its interval with its members, to at most MEMBER_WRITES_PER_SECOND socket writes a second", async () => {
+  it("sends each change of a quiet broadcast at once, whatever its members", async () => {
+    const s = broadcastServer();
+    const members = (MEMBER_WRITES_PER_SECOND * FLUSH_MS * 2) / 1000; // a busy interval of twice FLUSH_MS
+    const readers = [];
+    for (let index = 0; index < members; index++) readers.push((await open(s, "watch=1")).body!.getReader());
+    const reader = readers[0]!;
+    for (const object of ["a", "b"]) {
+      await create(s, object);
+      await s.sim.runFor(0);
+      expect(names((await reader.read()).value)).toEqual([object]);
+    }
+    await Promise.all(readers.map((reader) => reader.cancel()));
+  });
+
+  it("batches a busy broadcast's changes, its interval stretched with its members to at most MEMBER_WRITES_PER_SECOND socket writes a second", async () => {
     const s = broadcastServer();
     const members = (MEMBER_WRITES_PER_SECOND * FLUSH_MS * 2) / 1000; // an interval of twice FLUSH_MS
     const readers = [];
     for (let index = 0; index < members; index++) readers.push((await open(s, "watch=1")).body!.getReader());
     const reader = readers[0]!;
-    // The first change after a quiet spell goes at once; the next waits for the interval.
-    await create(s, "a");
+    // A burst of QUIET_EVENTS_PER_SECOND changes in one instant makes the broadcast busy.
+    for (let index = 0; index < QUIET_EVENTS_PER_SECOND; index++) await create(s, `burst-${index}`);
     await s.sim.runFor(0);
-    const name = (chunk: Uint8Array | undefined) => JSON.parse(new TextDecoder().decode(chunk)).object.metadata.name;
-    expect(name((await reader.read()).value)).toBe("a");
+    let burst = 0;
+    while (burst < QUIET_EVENTS_PER_SECOND) burst += names((await reader.read()).value).length;
+    expect(burst).toBe(QUIET_EVENTS_PER_SECOND);
     await create(s, "b");
     let arrived = false;
     const next = reader.read().then((result) => ((arrived = true), result));
@@ -166,7 +190,7 @@ describe("watch broadcast behind a socket", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(arrived).toBe(false);
     await s.sim.runFor(FLUSH_MS);
-    expect(name((await next).value)).toBe("b");
+    expect(names((await next).value)).toEqual(["b"]);
     await Promise.all(readers.map((reader) => reader.cancel()));
   });
 

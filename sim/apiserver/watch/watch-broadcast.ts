@@ -4,9 +4,10 @@
  * store once; each change is encoded once; the changes of one flush interval are joined once into
  * a batch; every watcher sends that same batch, and keeps only a cursor into the list of batches.
  * A write then costs the same whether ten watchers are open or a thousand; a thousand watchers
- * cost a socket write each per interval. The interval grows with the members so that a broadcast
- * makes at most MEMBER_WRITES_PER_SECOND socket writes a second (50 ms with a thousand watchers,
- * the flush interval itself up to 1,000): past that, each write's fixed cost (a syscall, the chunk
+ * cost a socket write each per interval. A quiet broadcast (under QUIET_EVENTS_PER_SECOND) sends
+ * each event at once; a busy one's interval grows with the members so that it makes at most
+ * MEMBER_WRITES_PER_SECOND socket writes a second (50 ms with a thousand watchers, the flush
+ * interval itself up to 1,000): past that, each write's fixed cost (a syscall, the chunk
  * framing, a promise or two) was what held the writers back. (Per-watcher buffers held writes to 0.15× of their rate
  * without watchers, with a thousand open: the store pushed each event to each watcher, and each
  * watcher joined its own copy of the same bytes.)
@@ -25,14 +26,23 @@ import type { ObjectEvent } from "../../store/watch.ts";
 import { joinedBytes } from "./joined-bytes.ts";
 
 /**
- * Socket writes a second one broadcast makes, at most, across its members: a batch every 50 ms
- * with a thousand watchers. At 10,000 (100 ms) `bench`'s watch fan-out p99 with 1,000 watchers was
- * 128 and 150 ms, over the 100 ms target of issue #20; at 20,000 it was 70 and 79 ms. The write
- * rate under `load` (1,000 watchers, 15 s phases, interleaved, two rounds) was no worse: 0.53 and
- * 0.52 of the rate without watchers at 20,000, 0.30 and 0.49 at 10,000. (50,000 with a 20 ms
- * interval gave 61 and 130 ms: no steadier.)
+ * Socket writes a second a busy broadcast makes, at most, across its members: a batch every 50 ms
+ * with a thousand watchers. At 10,000 (100 ms) the write rate under `load` (1,000 watchers, 15 s
+ * phases, interleaved, two rounds) was 0.30 and 0.49 of the rate without watchers; at 20,000,
+ * 0.53 and 0.52; at 100,000 with a 10 ms floor it fell to 0.13.
  */
 export const MEMBER_WRITES_PER_SECOND = 20_000;
+
+/**
+ * Under this many events a second, a broadcast seals each event at once (in the next timer turn),
+ * so its watchers hear of a write about as soon as a kube-apiserver's do. `bench`, 1,000 watchers
+ * of 100 writes, two repetitions in each of two interleaved rounds: p99 68–84 ms with every event
+ * batched, 38–46 ms with this (a real kube-apiserver: mostly 31–38 ms, once 78). Batching is for a flood of
+ * writes, where a socket write per member per event is what slows the writers (`load`, 1,000
+ * watchers: 0.13 of the write rate without watchers at a 10 ms interval, 0.33–0.41 at 50 ms, and
+ * 0.32–0.33 with this rule, which sees thousands of events a second there and batches).
+ */
+export const QUIET_EVENTS_PER_SECOND = 250;
 
 /** The events of one flush interval, encoded and joined. */
 interface Batch {
@@ -112,6 +122,10 @@ export class WatchBroadcast {
   private readonly members = new Set<BroadcastMember>();
   private sealTimer: TimerHandle | undefined;
   private lastSealMs = Number.NEGATIVE_INFINITY;
+  // Events of this second and of the one before: the broadcast's event rate, roughly.
+  private rateWindowStartMs = Number.NEGATIVE_INFINITY;
+  private windowEvents = 0;
+  private previousWindowEvents = 0;
   private readonly unsubscribe: () => void;
   private closed = false;
 
@@ -181,8 +195,16 @@ export class WatchBroadcast {
 
   private push(event: ObjectEvent): void {
     this.pending.push(event);
+    const nowMs = this.options.clock.nowMs();
+    if (nowMs - this.rateWindowStartMs >= 1000) {
+      this.previousWindowEvents = nowMs - this.rateWindowStartMs < 2000 ? this.windowEvents : 0;
+      this.windowEvents = 0;
+      this.rateWindowStartMs = nowMs;
+    }
+    this.windowEvents++;
     if (this.sealTimer !== undefined) return;
-    const intervalMs = Math.max(this.options.flushIntervalMs, (this.members.size * 1000) / MEMBER_WRITES_PER_SECOND);
+    const quiet = Math.max(this.windowEvents, this.previousWindowEvents) < QUIET_EVENTS_PER_SECOND;
+    const intervalMs = quiet ? 0 : Math.max(this.options.flushIntervalMs, (this.members.size * 1000) / MEMBER_WRITES_PER_SECOND);
     const dueMs = Math.max(0, this.lastSealMs + intervalMs - this.options.clock.nowMs());
     this.sealTimer = this.options.clock.setTimer(dueMs, () => {
       this.sealTimer = undefined;
