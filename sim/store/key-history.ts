@@ -11,8 +11,6 @@ import type { StoredObject } from "./stored-object.ts";
 export class KeyHistory {
   /** The key, kept once: every change of this key refers to this string. */
   readonly key: string;
-  /** Whether the store's set of histories to compact holds this one (a flag: no set lookup per write). */
-  queuedForCompaction = false;
   private versions: Change[] = [];
 
   constructor(key: string) {

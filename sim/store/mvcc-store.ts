@@ -21,7 +21,6 @@ import {
   TooLargeResourceVersionError,
 } from "./errors.ts";
 import { KeyHistory } from "./key-history.ts";
-import { KeyLookup } from "./key-lookup.ts";
 import { encodeKey, keyAfter, type ObjectKey } from "./object-key.ts";
 import { decimalResourceVersions, type ResourceVersionCodec } from "./resource-version.ts";
 import { SortedKeyIndex } from "./sorted-key-index.ts";
@@ -136,8 +135,6 @@ export class MvccStore {
   /** Live events a watch may leave unread before it is cut off (watch.ts). */
   readonly watchCapacity: number;
   private readonly histories = new Map<string, KeyHistory>();
-  // The same histories by key components: how writes and reads of one key find it (key-lookup.ts).
-  private readonly lookup = new KeyLookup();
   // The histories compaction may shorten (see KeyHistory.compactable): a compaction visits these,
   // not every key (150,000 pods written once, and 5,000 leases renewed every 10 s).
   private readonly compactable = new Set<KeyHistory>();
@@ -178,34 +175,32 @@ export class MvccStore {
 
   /** Creates an object; AlreadyExistsError when the key holds a live object. */
   create(key: ObjectKey, object: StoredObject): StoredObject {
-    const history = this.lookup.find(key);
-    const encoded = this.checkedKey(key, object, history);
+    const encoded = this.checkedKey(key, object);
+    const history = this.histories.get(encoded);
     if (history !== undefined && history.latestObject() !== null) throw new AlreadyExistsError(encoded);
-    return this.commit("ADDED", encoded, object, undefined, history, key);
+    return this.commit("ADDED", encoded, object, undefined, history);
   }
 
   /** Replaces an object; NotFoundError when absent, ConflictError on a stale precondition. */
   update(key: ObjectKey, object: StoredObject, preconditions: WritePreconditions = {}): StoredObject {
-    const history = this.lookup.find(key);
-    const encoded = this.checkedKey(key, object, history);
+    const encoded = this.checkedKey(key, object);
+    const history = this.histories.get(encoded);
     const previous = this.existing(encoded, history, preconditions);
-    return this.commit("MODIFIED", encoded, object, previous, history, key);
+    return this.commit("MODIFIED", encoded, object, previous, history);
   }
 
   /** Removes an object and returns its last state stamped with the deletion's revision. */
   delete(key: ObjectKey, preconditions: WritePreconditions = {}): StoredObject {
-    const history = this.lookup.find(key);
-    const encoded = history?.key ?? encodeKey(key);
+    const encoded = encodeKey(key);
+    const history = this.histories.get(encoded);
     const previous = this.existing(encoded, history, preconditions);
-    return this.commit("DELETED", encoded, null, previous, history, key);
+    return this.commit("DELETED", encoded, null, previous, history);
   }
 
   /** The object at `revision` (the latest when undefined), or undefined when absent there. */
   get(key: ObjectKey, revision?: number): StoredObject | undefined {
     const at = this.readableRevision(revision);
-    const history = this.lookup.find(key);
-    if (history === undefined) encodeKey(key); // an invalid key throws, as it always did
-    return history?.at(at) ?? undefined;
+    return this.histories.get(encodeKey(key))?.at(at) ?? undefined;
   }
 
   /** A list of a key prefix at one revision, in key order, whole or paged. */
@@ -331,12 +326,9 @@ export class MvccStore {
       if (history.compact(revision)) {
         forgotten.add(history.key);
         this.histories.delete(history.key);
-        this.lookup.delete(history.key);
         this.compactable.delete(history);
-        history.queuedForCompaction = false;
       } else if (!history.compactable) {
         this.compactable.delete(history); // one live version left: nothing to drop until the next write
-        history.queuedForCompaction = false;
       }
     }
     this.keys.removeAll(forgotten);
@@ -389,14 +381,12 @@ export class MvccStore {
     return revision;
   }
 
-  // The encoded key, after checking that `object` belongs there; `known` is the key's history
-  // when the store has one (its key is the encoding, its components checked when first written).
-  private checkedKey(key: ObjectKey, object: StoredObject, known: KeyHistory | undefined): string {
+  private checkedKey(key: ObjectKey, object: StoredObject): string {
     const { name, namespace } = object.metadata;
     if (name !== key.name || (namespace ?? "") !== key.namespace) {
       throw new Error(`store: object ${namespace ?? ""}/${name} written at key of ${key.namespace}/${key.name}`);
     }
-    return known?.key ?? encodeKey(key);
+    return encodeKey(key);
   }
 
   // The latest object under `key`, whose history is `history` (looked up once per write by the caller).
@@ -410,7 +400,7 @@ export class MvccStore {
     return version.object;
   }
 
-  private commit(type: ChangeType, key: string, object: StoredObject | null, previous: StoredObject | undefined, known: KeyHistory | undefined, objectKey: ObjectKey): StoredObject {
+  private commit(type: ChangeType, key: string, object: StoredObject | null, previous: StoredObject | undefined, known: KeyHistory | undefined): StoredObject {
     // Planted defect "versions-assigned-before-commit" (sim/apiserver/defects/defects.ts): the revision may have been handed out earlier.
     const revision = this.planted === undefined ? this.currentRevision + 1 : this.plantedRevision();
     const resourceVersion = this.resourceVersions.format(revision);
@@ -422,7 +412,6 @@ export class MvccStore {
     if (history === undefined) {
       history = new KeyHistory(key);
       this.histories.set(key, history);
-      this.lookup.add(objectKey, history);
       this.keys.add(key);
     }
     // One record serves the key's history and the change log; its key is the history's string.
@@ -439,10 +428,7 @@ export class MvccStore {
       history.insertLate(change);
       this.changes.insertLate(change);
     }
-    if (!history.queuedForCompaction && history.compactable) {
-      this.compactable.add(history);
-      history.queuedForCompaction = true;
-    }
+    if (history.compactable) this.compactable.add(history);
     this.notify(change);
     return stored;
   }
