@@ -1,8 +1,9 @@
 /**
  * Runs the benchmarks: each repetition in a fresh child process (bench-child.ts). The server
  * benchmark runs against a fresh `orb-harness serve` over TLS per repetition and, with a real
- * control plane, against it in the same repetition, one after the other (interleaved A/B, since
- * this machine's speed varies), with the same workload and the same transport.
+ * control plane (started for the server benchmark only), against it in the same repetition, one
+ * after the other (interleaved A/B, since this machine's speed varies), with the same workload
+ * and the same transport.
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -45,12 +46,22 @@ export interface BenchResults {
   readonly ratios: Readonly<Record<string, number>>;
 }
 
+/** A real control plane to measure beside the embedded server, and its gitVersion. */
+export interface RealServer {
+  readonly plane: KubeControlPlane;
+  readonly gitVersion: string;
+}
+
 export interface BenchOptions {
   readonly mode: BenchMode;
   readonly only?: readonly BenchmarkName[];
   readonly repetitions?: number;
-  readonly realControlPlane?: KubeControlPlane;
-  readonly realGitVersion?: string;
+  /**
+   * Starts a real control plane; called when the server benchmark begins, and the plane is stopped
+   * once it ends, so an idle kube-apiserver, etcd and controller manager take no CPU from the
+   * other benchmarks.
+   */
+  readonly startRealServer?: () => Promise<RealServer>;
   readonly progress: (line: string) => void;
 }
 
@@ -95,26 +106,33 @@ export async function runBenchmarks(options: BenchOptions): Promise<BenchResults
   const add = (figures: Figures, prefix = "") => {
     for (const [key, value] of Object.entries(figures)) runs.set(`${prefix}${key}`, [...(runs.get(`${prefix}${key}`) ?? []), value]);
   };
-  const real = options.realControlPlane;
+  let realGitVersion: string | undefined;
   const selected = BENCHMARKS.filter((benchmark) => options.only === undefined || options.only.includes(benchmark.name));
   for (const benchmark of selected) {
     const repetitions = options.repetitions ?? benchmark.repetitions[options.mode];
-    for (let repetition = 1; repetition <= repetitions; repetition++) {
-      const label = `${benchmark.name} ${repetition}/${repetitions}`;
-      if (benchmark.againstServer === true) {
-        const embedded = await embeddedServerRun(benchmark.name, options.mode);
-        add(embedded);
-        options.progress(`${label} embedded: ${summary(embedded)}`);
-        if (real !== undefined) {
-          const figures = await runChild(benchmark.name, options.mode, { url: real.url, certificateAuthority: real.certificateAuthorityPem, token: real.adminToken });
-          add(figures, "real.");
-          options.progress(`${label} real: ${summary(figures)}`);
+    const real = benchmark.againstServer === true ? await options.startRealServer?.() : undefined;
+    if (real !== undefined) realGitVersion = real.gitVersion;
+    try {
+      for (let repetition = 1; repetition <= repetitions; repetition++) {
+        const label = `${benchmark.name} ${repetition}/${repetitions}`;
+        if (benchmark.againstServer === true) {
+          const embedded = await embeddedServerRun(benchmark.name, options.mode);
+          add(embedded);
+          options.progress(`${label} embedded: ${summary(embedded)}`);
+          if (real !== undefined) {
+            const { plane } = real;
+            const figures = await runChild(benchmark.name, options.mode, { url: plane.url, certificateAuthority: plane.certificateAuthorityPem, token: plane.adminToken });
+            add(figures, "real.");
+            options.progress(`${label} real: ${summary(figures)}`);
+          }
+        } else {
+          const figures = await runChild(benchmark.name, options.mode);
+          add(figures);
+          options.progress(`${label}: ${summary(figures)}`);
         }
-      } else {
-        const figures = await runChild(benchmark.name, options.mode);
-        add(figures);
-        options.progress(`${label}: ${summary(figures)}`);
       }
+    } finally {
+      await real?.plane.stop();
     }
   }
   const figures: Record<string, BenchFigure> = {};
@@ -137,7 +155,7 @@ export async function runBenchmarks(options: BenchOptions): Promise<BenchResults
     started: startedAt,
     wallSeconds: (performance.now() - started) / 1000,
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? "unknown", node: process.version, loadAverageAtStart },
-    ...(real !== undefined && { real: { gitVersion: options.realGitVersion ?? "unknown", transport: "TLS on both: the embedded server as `orb-harness serve --tls-cert-file`, kube-apiserver with its serving certificate; HTTP/1.1 keep-alive, 8 connections" } }),
+    ...(realGitVersion !== undefined && { real: { gitVersion: realGitVersion, transport: "TLS on both: the embedded server as `orb-harness serve --tls-cert-file`, kube-apiserver with its serving certificate; HTTP/1.1 keep-alive, 8 connections" } }),
     figures,
     ratios,
   };

@@ -5,7 +5,7 @@ import { ASSETS_ENVIRONMENT_VARIABLE } from "../../conformance/control-plane/kub
 import { startKubeControlPlane, type KubeControlPlane } from "../../conformance/control-plane/kube-control-plane.ts";
 import { BENCHMARKS, isBenchmarkName, type BenchmarkName } from "../bench/bench-catalog.ts";
 import { benchHtml, benchTable } from "../bench/bench-report.ts";
-import { runBenchmarks } from "../bench/bench-run.ts";
+import { runBenchmarks, type RealServer } from "../bench/bench-run.ts";
 import { UsageError, type CliCommand } from "../cli-command.ts";
 import { parseFlags } from "../parse-flags.ts";
 import { Agent, fetch } from "undici";
@@ -32,8 +32,9 @@ export const benchCommand: CliCommand = {
     "  --quick         one repetition each at smaller sizes: under a minute; the JSON says so",
     `  --kube-assets   also measure a real control plane started from DIR (etcd, kube-apiserver; default`,
     `                  $${ASSETS_ENVIRONMENT_VARIABLE} when the flag has no value): the server benchmark runs against the`,
-    "                  embedded server and the real one in turn, same workload, both over TLS; the JSON",
-    "                  then holds real.<key> and ratio.<key> (how many times faster the embedded server is)",
+    "                  embedded server and the real one in turn, same workload, both over TLS (the real one",
+    "                  runs only during the server benchmark); the JSON then holds real.<key> and",
+    "                  ratio.<key> (how many times faster the embedded server is)",
     `  --only          some of: ${BENCHMARKS.map((benchmark) => benchmark.name).join(", ")}`,
     "  --repetitions   repetitions of each benchmark (default: 3 to 5, 1 with --quick)",
     `  --out           where the JSON goes (default ${DEFAULT_OUT}); bench.html is written beside it`,
@@ -55,17 +56,23 @@ export const benchCommand: CliCommand = {
     if (repetitions !== undefined && repetitions < 1) throw new UsageError("--repetitions must be at least 1");
     const out = resolve(values.get("out") ?? DEFAULT_OUT);
     const mode = values.get("quick") === true ? "quick" : "full";
-    let plane: KubeControlPlane | undefined;
-    if (assets !== undefined) {
+    // Started for the server benchmark only, and stopped when it ends (bench-run.ts).
+    const startRealServer = async (): Promise<RealServer> => {
       output.err(`bench: starting a real control plane from ${assets}`);
-      plane = await startKubeControlPlane({ assetsDir: assets, onProgress: (line) => output.err(`bench: ${line}`) });
-    }
+      const plane = await startKubeControlPlane({ assetsDir: assets!, onProgress: (line) => output.err(`bench: ${line}`) });
+      try {
+        return { plane, gitVersion: await serverVersion(plane) };
+      } catch (error) {
+        await plane.stop();
+        throw error;
+      }
+    };
     try {
       const results = await runBenchmarks({
         mode,
         ...(only !== undefined && { only: only as BenchmarkName[] }),
         ...(repetitions !== undefined && { repetitions }),
-        ...(plane !== undefined && { realControlPlane: plane, realGitVersion: await serverVersion(plane) }),
+        ...(assets !== undefined && { startRealServer }),
         progress: (line) => output.err(`bench: ${line}`),
       });
       mkdirSync(dirname(out), { recursive: true });
@@ -78,8 +85,6 @@ export const benchCommand: CliCommand = {
     } catch (error) {
       output.err(`bench: ${error instanceof Error ? error.message : String(error)}`);
       return 1;
-    } finally {
-      await plane?.stop();
     }
   },
 };
