@@ -167,7 +167,7 @@ export class ProcessClock implements Clock {
   /** Runs `run` in this process: now if it runs, when it resumes if paused, never if killed. */
   deliver(run: () => void): void {
     if (!this.#alive) return;
-    if (this.#pausedUntilMs > Number.NEGATIVE_INFINITY && this.paused) this.#deferred.push(run);
+    if (this.#holdsDeliveries()) this.#deferred.push(run);
     else run();
   }
 
@@ -176,9 +176,12 @@ export class ProcessClock implements Clock {
    * hands every response to its process through here (millions in a large run).
    */
   deliverTo(target: Delivery): void {
-    if (!this.#alive) return;
-    if (this.#pausedUntilMs > Number.NEGATIVE_INFINITY && this.paused) this.#deferred.push(() => target.delivered());
-    else target.delivered();
+    if (this.#alive && !this.#holdsDeliveries()) target.delivered();
+    else this.deliver(() => target.delivered());
+  }
+
+  #holdsDeliveries(): boolean {
+    return this.#pausedUntilMs > Number.NEGATIVE_INFINITY && this.paused;
   }
 
   #resumeIfDue(): void {

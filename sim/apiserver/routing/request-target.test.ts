@@ -68,6 +68,11 @@ describe("percent-escapes, as Go reads them (kube-apiserver 1.26.4, recorded 202
     const { call } = testServer();
     expect((await call("GET", "/api/v1/namespaces/default/configmaps/%ff")).json).toMatchObject({ code: 404, reason: "NotFound" });
   });
+
+  it("keep a path without escapes as it is, but a lone surrogate in it still decodes to U+FFFD", () => {
+    expect(parseRequestTarget("/api/v1/namespaces/default/configmaps/caf\u00e9")).toMatchObject({ name: "caf\u00e9" });
+    expect(parseRequestTarget("/api/v1/namespaces/default/configmaps/a\ud800b")).toMatchObject({ name: "a\ufffdb" });
+  });
 });
 
 describe("an empty namespace segment (kube-apiserver 1.26.4, recorded 2026-11-25; found by comparing with `fuzz --target http`)", () => {
