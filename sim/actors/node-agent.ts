@@ -14,14 +14,11 @@
 import type { Dialect } from "../../spec/dialects.ts";
 import type { NodeAgentParameters } from "../config/simulation-parameters.ts";
 import type { ActorClock } from "./actor-clock.ts";
-import type { CallOutcome } from "../faults/network.ts";
 import { isAlreadyExists, isConflict, isNotFound, type CallOptions, type ControlPlaneClient, type NodeInformer } from "./api-client.ts";
 import { readyCondition, ZONE_LABEL, type Lease, type Node, type NodeCondition } from "./api-objects.ts";
 import type { HistoryRecorder } from "./history-recorder.ts";
 import { microTime, rfc3339Seconds } from "./micro-time.ts";
 import { tickOnScheduleWithDone, tickWhenDue } from "./tick-on-schedule.ts";
-
-function ignore(): void {}
 
 /** Kubelet's nodeStatusUpdateRetry: tries of one status update. */
 const STATUS_UPDATE_ATTEMPTS = 5;
@@ -44,11 +41,6 @@ export class NodeAgent {
   // Made once: objects made per heartbeat (5,000 nodes, every 10 s) are what a large run allocates.
   readonly #leaseApplied: () => void;
   readonly #leaseCallOptions: CallOptions;
-  // The renewal in flight's ends, and its outcome handler, made once: renewals never overlap (the
-  // schedule sets the next tick when one ends), and the schedule hands the same ends each time.
-  readonly #leaseSettled: CallOutcome;
-  #renewalDone: () => void = ignore;
-  #renewalFail: (error: unknown) => void = ignore;
   #lease: Lease | undefined;
   #informer: NodeInformer | undefined;
   #lastPostMs = Number.NEGATIVE_INFINITY;
@@ -57,15 +49,6 @@ export class NodeAgent {
     this.#options = options;
     this.#leaseApplied = options.recorder.leaseHeartbeatOf(options.name);
     this.#leaseCallOptions = { onApplied: this.#leaseApplied };
-    this.#leaseSettled = (ok, outcome) => {
-      if (ok) {
-        this.#lease = outcome as Lease;
-        this.#renewalDone();
-        return;
-      }
-      this.#lease = undefined;
-      this.#recoverLease().then(this.#renewalDone, this.#renewalFail);
-    };
   }
 
   /** Registers, then runs the lease and status loops. */
@@ -106,9 +89,15 @@ export class NodeAgent {
       this.#recoverLease().then(done, fail);
       return;
     }
-    this.#renewalDone = done;
-    this.#renewalFail = fail;
-    this.#options.client.updateLeaseThen(this.#renewed(lease), this.#leaseCallOptions, this.#leaseSettled);
+    this.#options.client.updateLeaseThen(this.#renewed(lease), this.#leaseCallOptions, (ok, outcome) => {
+      if (ok) {
+        this.#lease = outcome as Lease;
+        done();
+        return;
+      }
+      this.#lease = undefined;
+      this.#recoverLease().then(done, fail);
+    });
   }
 
   async #recoverLease(): Promise<void> {

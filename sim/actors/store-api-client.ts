@@ -41,17 +41,7 @@ export class StoreApiClient implements ControlPlaneClient {
   }
 
   updateLeaseThen(lease: Lease, options: CallOptions, settle: CallOutcome): void {
-    // One closure, not an operation wrapped in another (5,000 renewals every 10 s).
-    const { onApplied } = options;
-    const apply =
-      onApplied === undefined
-        ? () => this.#api.updateLease(lease)
-        : () => {
-            const updated = this.#api.updateLease(lease);
-            onApplied();
-            return updated;
-          };
-    this.#network.call(this.#clock, apply, options.timeoutMs ?? this.#timeoutMs, settle);
+    this.#network.call(this.#clock, withOnApplied(() => this.#api.updateLease(lease), options), options.timeoutMs ?? this.#timeoutMs, settle);
   }
 
   listLeases(namespace: string, options?: CallOptions): Promise<readonly Lease[]> {
