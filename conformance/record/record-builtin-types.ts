@@ -17,8 +17,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { Agent, fetch } from "undici";
-import type { KubeControlPlane } from "../control-plane/kube-control-plane.ts";
-import { runIfMain } from "./recorder-main.ts";
+import { runIfMain, type RecordingSession } from "./recorder-main.ts";
 import { APISERVER_FLAGS } from "./record-openapi.ts";
 
 type Json = any;
@@ -272,7 +271,7 @@ export function stabilized(value: Json, namespace: string, uid: string | undefin
   return value;
 }
 
-async function record(plane: KubeControlPlane, log: (line: string) => void): Promise<Json> {
+async function record({ plane, log, header }: RecordingSession): Promise<Json> {
   const agent = new Agent({ connect: { ca: plane.certificateAuthorityPem } });
   const request = async (method: string, path: string, accept: string, body?: Json) => {
     const headers: Record<string, string> = { authorization: `Bearer ${plane.adminToken}`, accept };
@@ -338,15 +337,16 @@ async function record(plane: KubeControlPlane, log: (line: string) => void): Pro
     await request("DELETE", `/api/v1/namespaces/${namespace}`, "application/json");
     await agent.close();
   }
-  return { gitVersion, recorded: new Date().toISOString().slice(0, 10), recorder: "conformance/record/record-builtin-types.ts", types };
+  return { ...header(gitVersion), types };
 }
 
 runIfMain(import.meta.url, {
   script: "conformance/record/record-builtin-types.ts",
   defaultOut: new URL("../../sim/apiserver/routing/builtin-types-data/kube-apiserver-1.26-types.json", import.meta.url),
   apiserverFlags: APISERVER_FLAGS,
-  async record({ plane, out, log }) {
-    const data = await record(plane, log);
+  async record(session) {
+    const { out, log } = session;
+    const data = await record(session);
     const text = `${JSON.stringify(data)}\n`;
     writeFileSync(out, text);
     log(`recorded ${Object.keys(data.types).length} types: ${(text.length / 1024).toFixed(1)} KiB in ${out}`);

@@ -13,8 +13,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { Agent, fetch } from "undici";
-import type { KubeControlPlane } from "../control-plane/kube-control-plane.ts";
-import { runIfMain } from "./recorder-main.ts";
+import { runIfMain, type RecordingSession } from "./recorder-main.ts";
 
 type Json = any;
 
@@ -102,7 +101,7 @@ export function stabilized(value: Json, namespace: string): Json {
   return value;
 }
 
-async function record(plane: KubeControlPlane, log: (line: string) => void): Promise<Json> {
+async function record({ plane, log, header }: RecordingSession): Promise<Json> {
   const agent = new Agent({ connect: { ca: plane.certificateAuthorityPem } });
   const namespace = `orb-record-crd-${Math.random().toString(36).slice(2, 8)}`;
   const steps: Record<string, RecordedStep> = {};
@@ -235,14 +234,15 @@ async function record(plane: KubeControlPlane, log: (line: string) => void): Pro
     await send("DELETE", `/api/v1/namespaces/${namespace}`);
     await agent.close();
   }
-  return { gitVersion, recorded: new Date().toISOString().slice(0, 10), recorder: "conformance/record/record-custom-resource-definitions.ts", definition: WIDGET_DEFINITION, steps };
+  return { ...header(gitVersion), definition: WIDGET_DEFINITION, steps };
 }
 
 runIfMain(import.meta.url, {
   script: "conformance/record/record-custom-resource-definitions.ts",
   defaultOut: new URL("../../sim/apiserver/apiextensions/recorded/kube-apiserver-1.26-crds.json", import.meta.url),
-  async record({ plane, out, log }) {
-    const data = await record(plane, log);
+  async record(session) {
+    const { out, log } = session;
+    const data = await record(session);
     writeFileSync(out, `${JSON.stringify(data, null, 1)}\n`);
     log(`recorded ${Object.keys(data.steps).length} steps in ${out}`);
   },

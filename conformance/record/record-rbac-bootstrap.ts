@@ -171,7 +171,8 @@ function kubectlText(plane: KubeControlPlane, args: readonly string[]): string {
 runIfMain(import.meta.url, {
   script: "conformance/record/record-rbac-bootstrap.ts",
   defaultOut: new URL("../../sim/apiserver/auth/rbac-bootstrap-data/", import.meta.url),
-  async record({ plane, assetsDir, out, log, onStop }) {
+  async record(session) {
+    const { plane, assetsDir, out, log, onStop } = session;
     const api = requester(plane);
     try {
       const gitVersion = (await api.ok("GET", "/version")).gitVersion as string;
@@ -181,8 +182,7 @@ runIfMain(import.meta.url, {
       await waitFor("aggregated ClusterRoles", async () => (await filled("admin")) && (await filled("edit")) && (await filled("view")));
       const bootstrap = await recordBootstrap(api);
       const answers = await recordAnswers(api, plane);
-      const recorded = new Date().toISOString().slice(0, 10);
-      const header = { gitVersion, recorded, recorder: "conformance/record/record-rbac-bootstrap.ts" };
+      const header = session.header(gitVersion);
       writeFileSync(join(out, "kube-apiserver-1.26-rbac-bootstrap.json"), `${JSON.stringify({ ...header, ...bootstrap }, null, 1)}\n`);
       writeFileSync(join(out, "rbac-answers.json"), `${JSON.stringify({ ...header, ...answers }, null, 2)}\n`);
       log(`recorded ${bootstrap.clusterroles.length} ClusterRoles, ${bootstrap.clusterrolebindings.length} ClusterRoleBindings, ${bootstrap.roles.length} Roles, ${bootstrap.rolebindings.length} RoleBindings in ${out}`);

@@ -11,8 +11,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { Agent, fetch } from "undici";
-import type { KubeControlPlane } from "../control-plane/kube-control-plane.ts";
-import { runIfMain } from "./recorder-main.ts";
+import { runIfMain, type RecordingSession } from "./recorder-main.ts";
 
 type Json = any;
 
@@ -211,7 +210,7 @@ export function stabilizedAnswer(value: Json, namespace: string): Json {
   return value;
 }
 
-async function record(plane: KubeControlPlane, log: (line: string) => void): Promise<Json> {
+async function record({ plane, log, header }: RecordingSession): Promise<Json> {
   const agent = new Agent({ connect: { ca: plane.certificateAuthorityPem } });
   const send = async (step: Pick<SsaStep, "method" | "path" | "contentType" | "userAgent" | "body">) => {
     const headers: Record<string, string> = { authorization: `Bearer ${plane.adminToken}`, accept: "application/json", "user-agent": step.userAgent ?? UA };
@@ -238,14 +237,15 @@ async function record(plane: KubeControlPlane, log: (line: string) => void): Pro
     await fetch(`${plane.url}/api/v1/namespaces/${namespace}`, { method: "DELETE", headers: { authorization: `Bearer ${plane.adminToken}` }, dispatcher: agent });
     await agent.close();
   }
-  return { gitVersion, recorded: new Date().toISOString().slice(0, 10), recorder: "conformance/record/record-server-side-apply.ts", steps };
+  return { ...header(gitVersion), steps };
 }
 
 runIfMain(import.meta.url, {
   script: "conformance/record/record-server-side-apply.ts",
   defaultOut: new URL("../../sim/apiserver/apply/recorded/kube-apiserver-1.26-apply.json", import.meta.url),
-  async record({ plane, out, log }) {
-    const data = await record(plane, log);
+  async record(session) {
+    const { out, log } = session;
+    const data = await record(session);
     writeFileSync(out, `${JSON.stringify(data, null, 1)}\n`);
     log(`recorded ${data.steps.length} steps in ${out}`);
   },

@@ -12,6 +12,13 @@ import { fileURLToPath } from "node:url";
 import { ASSETS_ENVIRONMENT_VARIABLE } from "../control-plane/kube-assets.ts";
 import { startKubeControlPlane, type KubeControlPlane } from "../control-plane/kube-control-plane.ts";
 
+/** The fields a recorded file opens with: which server, on which day, by which recorder. */
+export interface RecordingHeader {
+  readonly gitVersion: string;
+  readonly recorded: string;
+  readonly recorder: string;
+}
+
 /** What a recorder is given: the plane, where to write, its other flags, the log. */
 export interface RecordingSession {
   readonly plane: KubeControlPlane;
@@ -21,6 +28,8 @@ export interface RecordingSession {
   /** The value of another flag of the recorder (`--raw DIR`), if given. */
   flag(name: string): string | undefined;
   log(line: string): void;
+  /** The header of a file recorded from the server `gitVersion` (`recorder` is the recorder's `script`). */
+  header(gitVersion: string): RecordingHeader;
   /** Also stop this when the recording ends or is interrupted (a process the recorder started). */
   onStop(stop: () => void): void;
 }
@@ -66,6 +75,7 @@ export async function recorderMain(recorder: Recorder, argv: readonly string[]):
       out: resolve(flagValue(argv, "--out") ?? fileURLToPath(recorder.defaultOut)),
       flag: (name) => flagValue(argv, name),
       log,
+      header: (gitVersion) => ({ gitVersion, recorded: new Date().toISOString().slice(0, 10), recorder: recorder.script }),
       onStop: (stop) => stops.push(stop),
     });
   } finally {
