@@ -11,35 +11,17 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { defects, suiteDefects, type Defect } from "../sim/apiserver/defects/defects.ts";
-import { clauseById, everyClause as clauses } from "../spec/doc1/clauses.ts";
+import { clauseById } from "../spec/doc1/clauses.ts";
 import type { ConformanceCase } from "./case-definition.ts";
 import { allCases } from "./cases/index.ts";
 import type { CaseResult } from "./results.ts";
 import { runConformance } from "./run-conformance.ts";
+import { namesBrokenRule } from "./selfcheck/selfcheck.ts";
 
 const quiet = { isTTY: false, write: () => undefined };
 const DIALECTS = ["orb", "kubernetes"] as const;
 /** Long enough for a case that waits its 10 s for an event that never comes, and fails. */
 const CASE_TIMEOUT_MS = 25_000;
-
-const parentOf = new Map<string, string | undefined>(clauses.map((clause) => [clause.id, clause.parent]));
-
-/** A clause and its ancestors (a table cell, then its row). */
-function lineage(id: string): string[] {
-  const chain: string[] = [];
-  for (let at: string | undefined = id; at !== undefined && !chain.includes(at); at = parentOf.get(at)) chain.push(at);
-  return chain;
-}
-
-/** Whether two clauses name the same rule: equal, or one an ancestor of the other. */
-function sameRule(a: string, b: string): boolean {
-  return lineage(a).includes(b) || lineage(b).includes(a);
-}
-
-/** Whether a case's clauses name one of the rules `defect` breaks. */
-function namesBrokenRule(caseClauses: readonly string[], defect: Defect): boolean {
-  return caseClauses.some((clause) => defect.clauses.some((broken) => sameRule(clause, broken)));
-}
 
 /** The areas with a case naming one of the defect's clauses. */
 function areasFor(defect: Defect): string[] {

@@ -13,8 +13,8 @@
  * The suite and the fuzzer run against the embedded server in virtual time; a soak runs on a
  * loopback socket in real time (a few seconds each).
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { defects as catalog, type Defect, type DefectName } from "../../sim/apiserver/defects/defects.ts";
 import { checkHistory } from "../../sim/history/check-history.ts";
 import { everyClause } from "../../spec/doc1/clauses.ts";
@@ -154,7 +154,7 @@ export function sameRule(a: string, b: string): boolean {
 
 /** Whether a case's clauses name one of the rules `defect` breaks. */
 export function namesBrokenRule(caseClauses: readonly string[], defect: Pick<Defect, "clauses">): boolean {
-  return caseClauses.some((clause) => defect.clauses.some((broken) => sameRule(clause, broken)));
+  return brokenClausesNamed(caseClauses, defect).length > 0;
 }
 
 /** Of a failing case's clauses, those naming a rule the defect breaks. */
@@ -277,12 +277,11 @@ export async function runSelfcheck(options: SelfcheckOptions): Promise<Selfcheck
   const progress = options.onProgress ?? (() => undefined);
   let suitesDone = 0;
   progress(`suite: ${chosen.length} run${chosen.length === 1 ? "" : "s"}, one per planted defect, against the embedded server (${SELFCHECK_DIALECT} dialect, virtual time)`);
-  const suiteStarted = chosen.map(() => 0);
   const suiteTimes: number[] = [];
   const suites = await pool(chosen, options.parallel ?? 4, async (defect, index) => {
-    suiteStarted[index] = performance.now();
+    const suiteStarted = performance.now();
     const finding = await runners.suite(defect);
-    suiteTimes[index] = performance.now() - suiteStarted[index]!;
+    suiteTimes[index] = performance.now() - suiteStarted;
     progress(`  suite ${++suitesDone}/${chosen.length} ${defect.name}: ${finding.catching.length} catching of ${finding.ran} cases`);
     return finding;
   });
@@ -349,8 +348,8 @@ export function defectLine(outcome: DefectOutcome, nameWidth = 0): string {
     parts.push(`suite: ${outcome.suite.catching.map((found) => found.id).join(", ")} [${clauses.join(" ")}]`);
   }
   if (outcome.fuzz.status === "found") {
-    const clauses = [...new Set(outcome.fuzz.invariants.flatMap((invariant) => [invariant.id]))];
-    parts.push(`fuzz run ${outcome.fuzz.run}: ${outcome.fuzz.summary}${clauses.length > 0 && !outcome.fuzz.summary.startsWith("history:") ? ` [${clauses.join(" ")}]` : ""}`);
+    const invariants = [...new Set(outcome.fuzz.invariants.map((invariant) => invariant.id))];
+    parts.push(`fuzz run ${outcome.fuzz.run}: ${outcome.fuzz.summary}${invariants.length > 0 && !outcome.fuzz.summary.startsWith("history:") ? ` [${invariants.join(" ")}]` : ""}`);
   }
   if (outcome.soak.status === "found") parts.push(`soak (seed ${outcome.soak.seed}, ${outcome.soak.durationMs / 1000} s): ${outcome.soak.rule} violated [${outcome.soak.ruleClauses.join("; ")}]`);
   const name = outcome.name.padEnd(nameWidth);
@@ -388,32 +387,4 @@ export function publishedSummary(results: SelfcheckResults): PublishedSelfcheck 
     score: { caught, planted, suite, fuzz, soak },
     defects: results.defects.map((outcome) => ({ name: outcome.name, caught: outcome.caught, tools: outcome.tools })),
   };
-}
-
-/** The latest score, for the conformance report: what it was, on which harness version, when. */
-export interface LatestSelfcheck {
-  readonly score: SelfcheckScore;
-  readonly harnessVersion: string;
-  readonly date: string;
-}
-
-/**
- * The score of the last `selfcheck` written in `dir` (its selfcheck.json), or undefined when there
- * is none or it cannot be read. For the conformance report, so a reader knows how much a green
- * run is worth; the reports show the published score instead (reports/suite-teeth.ts).
- */
-export async function readLatestSelfcheck(dir: string): Promise<LatestSelfcheck | undefined> {
-  let text: string;
-  try {
-    text = await readFile(join(dir, SELFCHECK_FILE), "utf8");
-  } catch {
-    return undefined;
-  }
-  try {
-    const parsed = JSON.parse(text) as Partial<SelfcheckResults>;
-    if (parsed.schemaVersion !== SELFCHECK_SCHEMA_VERSION || parsed.score === undefined || typeof parsed.harnessVersion !== "string" || typeof parsed.date !== "string") return undefined;
-    return { score: parsed.score, harnessVersion: parsed.harnessVersion, date: parsed.date };
-  } catch {
-    return undefined;
-  }
 }

@@ -71,6 +71,9 @@ describe("simulation report", () => {
     expect(results.invariants.some((invariant) => invariant.checked === 0)).toBe(true);
     const page = simulationPage(results);
     expect(page).toContain('<td class="vacuous">vacuous (0 checked)</td>');
-    expect(page).not.toMatch(/<td class="held">held<\/td><td><code>[^<]*<\/code>[^]*?<td>0<\/td>/);
+    // Row by row: a pattern spanning rows would also match a held row followed by any vacuous one.
+    const heldRows = page.split("<tr>").filter((row) => row.startsWith('<td class="held">'));
+    expect(heldRows.length).toBeGreaterThan(0);
+    expect(heldRows.filter((row) => row.includes("<td>0</td></tr>"))).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
  * otherwise a whole line every `plainEveryMs` of wall time. Nothing is shown before `quietMs`
  * of wall time, so short runs print as before. Wall-clock reads stay here (scripts/), never in sim/.
  */
+import { goDuration } from "../../sim/faults/fault-spec.ts";
 import type { ScenarioProgress } from "../../sim/scenarios/scenario-run-options.ts";
 
 /** Where progress goes. */
@@ -63,10 +64,7 @@ export function progressLine(progress: ScenarioProgress, wallMs: number): string
   return `progress: ${virtualTime(progress.virtualMs)} of ${virtualTime(progress.durationMs)} virtual (${percent}%), ${progress.kernelEvents} events, ${rate} events/s, ${(wallMs / 1000).toFixed(1)} s wall`;
 }
 
+// Whole seconds, written as --duration takes them (a Go duration: `1h0m0s`, `1m30s`, `45s`).
 function virtualTime(ms: number): string {
-  const totalS = Math.floor(ms / 1000);
-  const hours = Math.floor(totalS / 3600);
-  const minutes = Math.floor((totalS % 3600) / 60);
-  const secondsPart = totalS % 60;
-  return hours > 0 ? `${hours}h${minutes}m${secondsPart}s` : minutes > 0 ? `${minutes}m${secondsPart}s` : `${secondsPart}s`;
+  return goDuration(Math.floor(ms / 1000) * 1000);
 }
