@@ -5,6 +5,7 @@
  */
 import type { ControlPlaneHistory, ZoneRateRecord, ZoneState } from "../../sim/invariants/control-plane-history.ts";
 import { leadershipIntervals } from "../../sim/invariants/leadership-intervals.ts";
+import { nextBucket, refill, take, type ZoneBucket } from "../../sim/invariants/zone-token-bucket.ts";
 
 /** A point of a step series. */
 export interface Point {
@@ -139,43 +140,10 @@ function cumulative(history: ControlPlaneHistory, timesMs: readonly number[]): P
   return compact(points);
 }
 
-// The checker's token buckets (sim/invariants/zone-rate-check.ts), replayed on the controller's
+// The checker's token buckets (sim/invariants/zone-token-bucket.ts), replayed on the controller's
 // clock per limiter (incarnation and zone); plotted on true time as tokens taken in the zone
-// (by any incarnation) plus the tokens of the bucket of the limiter used last.
-interface Bucket {
-  rate: number;
-  tokens: number;
-  localMs: number;
-  /** True time minus the controller's clock at the last step (to place refill points). */
-  offsetMs: number;
-}
-
-const EPSILON = 1e-9;
-
-function refill(bucket: Bucket, localMs: number): void {
-  if (localMs <= bucket.localMs) return;
-  bucket.tokens = Math.min(1, bucket.tokens + ((localMs - bucket.localMs) * bucket.rate) / 1000);
-  bucket.localMs = localMs;
-}
-
-function take(bucket: Bucket, localMs: number): boolean {
-  if (bucket.rate === 0) return false;
-  refill(bucket, localMs);
-  if (bucket.tokens < 1 - EPSILON) return false;
-  bucket.tokens -= 1;
-  return true;
-}
-
-// Kubernetes' SwapLimiter, as the checker replays it.
-function nextBucket(old: Bucket | undefined, record: ZoneRateRecord): Bucket {
-  const offsetMs = record.atMs - record.localMs;
-  if (record.how === "created" || old === undefined) return { rate: record.rate, tokens: record.rate > 0 ? 1 : 0, localMs: record.localMs, offsetMs };
-  if (record.rate === old.rate) return old;
-  const next: Bucket = { rate: record.rate, tokens: record.rate > 0 ? 1 : 0, localMs: record.localMs, offsetMs };
-  if (record.rate > 0 && !take(old, record.localMs)) take(next, record.localMs);
-  return next;
-}
-
+// (by any incarnation) plus the tokens of the bucket of the limiter used last. Each bucket's
+// offset is true time minus the controller's clock at its last step (to place refill points).
 /** The allowed-evictions line of `zone` (see ZoneSeries.envelope). */
 export function rateLimitSeries(history: ControlPlaneHistory, zone: string): Point[] {
   type Step = { atMs: number; localMs: number; order: number; incarnation: string; rate?: ZoneRateRecord };
@@ -183,15 +151,16 @@ export function rateLimitSeries(history: ControlPlaneHistory, zone: string): Poi
     ...history.zoneRates.flatMap((rate, order) => (rate.zone === zone ? [{ atMs: rate.atMs, localMs: rate.localMs, order, incarnation: rate.incarnation, rate }] : [])),
     ...history.decisions.flatMap((decision, order) => (decision.zone === zone ? [{ atMs: decision.atMs, localMs: decision.localMs, order: history.zoneRates.length + order, incarnation: decision.incarnation }] : [])),
   ].sort((a, b) => a.atMs - b.atMs || a.order - b.order);
-  const buckets = new Map<string, Bucket>();
+  const buckets = new Map<string, ZoneBucket>();
+  const offsetMs = new Map<ZoneBucket, number>();
   const points: Point[] = [{ t: 0, value: 0 }];
   let taken = 0;
-  let current: Bucket | undefined;
+  let current: ZoneBucket | undefined;
   // The line up to true time `toMs`: the current bucket refills (on its clock) until full.
   const advance = (toMs: number) => {
     if (current === undefined || current.rate === 0 || current.tokens >= 1) return;
     const fullAtLocal = current.localMs + ((1 - current.tokens) * 1000) / current.rate;
-    const fullAtMs = fullAtLocal + current.offsetMs;
+    const fullAtMs = fullAtLocal + offsetMs.get(current)!;
     if (fullAtMs < toMs) {
       refill(current, fullAtLocal);
       points.push({ t: seconds(history, fullAtMs), value: taken + current.tokens });
@@ -201,25 +170,26 @@ export function rateLimitSeries(history: ControlPlaneHistory, zone: string): Poi
     advance(step.atMs);
     if (step.rate !== undefined) {
       const bucket = nextBucket(buckets.get(step.incarnation), step.rate);
+      if (!offsetMs.has(bucket)) offsetMs.set(bucket, step.rate.atMs - step.rate.localMs);
       buckets.set(step.incarnation, bucket);
       current = bucket;
     } else {
       const bucket = buckets.get(step.incarnation);
       if (bucket !== undefined) {
         take(bucket, step.localMs);
-        bucket.offsetMs = step.atMs - step.localMs;
+        offsetMs.set(bucket, step.atMs - step.localMs);
         current = bucket;
       }
       taken++;
     }
     if (current !== undefined && current === buckets.get(step.incarnation)) {
       refill(current, step.localMs);
-      current.offsetMs = step.atMs - step.localMs;
+      offsetMs.set(current, step.atMs - step.localMs);
     }
     points.push({ t: seconds(history, step.atMs), value: taken + (current?.tokens ?? 0) });
   }
   advance(history.endMs);
-  if (current !== undefined) refill(current, history.endMs - current.offsetMs);
+  if (current !== undefined) refill(current, history.endMs - offsetMs.get(current)!);
   points.push({ t: seconds(history, history.endMs), value: taken + (current?.tokens ?? 0) });
   return compactKeepingJumps(points);
 }

@@ -1,35 +1,13 @@
 /**
  * node-lifecycle/zone-eviction-rate, exactly: replays each zone's token bucket (burst 1) from the
- * recorded limiter creations, swaps and token takings, on the controller's own clock, and fails at
- * the first token taken from an empty bucket. Written here from the rule (doc 2 §2.4 rates;
+ * recorded limiter creations, swaps and token takings, on the controller's own clock
+ * (zone-token-bucket.ts), and fails at the first token taken from an empty bucket. Written here from the rule (doc 2 §2.4 rates;
  * Kubernetes' SwapLimiter), not by reusing the controller's bucket, so a bug there shows.
  * Also: every node-controller taint added by other than a swap follows a token for that node.
  */
 import type { ControlPlaneHistory, EvictionDecisionRecord, ZoneRateRecord } from "./control-plane-history.ts";
 import { held, violated, type Verdict } from "./verdict.ts";
-
-const EPSILON = 1e-9;
-
-interface Bucket {
-  rate: number;
-  tokens: number;
-  atMs: number;
-}
-
-function refill(bucket: Bucket, nowMs: number): void {
-  if (nowMs <= bucket.atMs) return;
-  bucket.tokens = Math.min(1, bucket.tokens + ((nowMs - bucket.atMs) * bucket.rate) / 1000);
-  bucket.atMs = nowMs;
-}
-
-// Take a token if there is one.
-function take(bucket: Bucket, nowMs: number): boolean {
-  if (bucket.rate === 0) return false;
-  refill(bucket, nowMs);
-  if (bucket.tokens < 1 - EPSILON) return false;
-  bucket.tokens -= 1;
-  return true;
-}
+import { nextBucket, take, type ZoneBucket } from "./zone-token-bucket.ts";
 
 /** node-lifecycle/zone-eviction-rate. */
 export function checkZoneEvictionRate(history: ControlPlaneHistory): Verdict {
@@ -47,7 +25,7 @@ export function checkZoneEvictionRate(history: ControlPlaneHistory): Verdict {
   for (const steps of byLimiter.values()) {
     // Same instant: a swap recorded before a token was taken came first (both by the controller, in order).
     steps.sort((a, b) => a.localMs - b.localMs || a.order - b.order);
-    let bucket: Bucket | undefined;
+    let bucket: ZoneBucket | undefined;
     for (const step of steps) {
       if (step.rate !== undefined) {
         bucket = nextBucket(bucket, step.rate);
@@ -62,15 +40,6 @@ export function checkZoneEvictionRate(history: ControlPlaneHistory): Verdict {
     }
   }
   return checkTaintsFollowTokens(history) ?? held(id, history.decisions.length);
-}
-
-// Kubernetes' SwapLimiter: a new bucket at the new rate; drained when the old one had no token.
-function nextBucket(old: Bucket | undefined, record: ZoneRateRecord): Bucket {
-  if (record.how === "created" || old === undefined) return { rate: record.rate, tokens: record.rate > 0 ? 1 : 0, atMs: record.localMs };
-  if (record.rate === old.rate) return old;
-  const next: Bucket = { rate: record.rate, tokens: record.rate > 0 ? 1 : 0, atMs: record.localMs };
-  if (record.rate > 0 && !take(old, record.localMs)) take(next, record.localMs);
-  return next;
 }
 
 function checkTaintsFollowTokens(history: ControlPlaneHistory): Verdict | undefined {
