@@ -12,6 +12,7 @@
  */
 import { SelectorParseError } from "./label-selector.ts";
 import { goQuote } from "../responses/go-text.ts";
+import { record, text } from "../untyped-json.ts";
 
 /** A term's operator. `=` and `==` mean the same; `!=` also holds when the field is absent (empty). */
 export type FieldOperator = "=" | "==" | "!=";
@@ -262,14 +263,6 @@ function unsupportedFieldMessage(field: string, defaultStyle: boolean): string {
 // astral characters and U+E000..U+FFFF, which no field selector a client sends in practice holds.
 function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function record(value: unknown): Readonly<Record<string, unknown>> {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-function text(value: unknown): string {
-  return typeof value === "string" ? value : "";
 }
 
 function integerText(value: unknown): string {

@@ -27,7 +27,7 @@ import {
 } from "./columns.ts";
 import { ageSince, formatTimestamp, humanDuration, parseTimestamp } from "./human-duration.ts";
 import { recordedTablePrinter } from "./recorded-printers.ts";
-import { has, integer, list, record, text } from "./untyped-json.ts";
+import { has, integer, list, record, text } from "../untyped-json.ts";
 
 /** One cell: Kubernetes sends strings, and integers for counts (transcript table-configmaps: Data is 1). */
 export type TableCell = string | number | boolean | null;

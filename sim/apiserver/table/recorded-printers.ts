@@ -17,7 +17,7 @@ import { servedRecordedType } from "../routing/recorded-types.ts";
 import type { ResourceType } from "../routing/resource-types.ts";
 import { ageSince, humanDuration, parseTimestamp } from "./human-duration.ts";
 import { defaultTablePrinter, labelSelectorString, type ApiObject, type PrintedRow, type TablePrinter } from "./printers.ts";
-import { integer, list, record, text } from "./untyped-json.ts";
+import { integer, list, record, text } from "../untyped-json.ts";
 
 type Now = Pick<Clock, "nowMs">;
 

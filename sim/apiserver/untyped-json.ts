@@ -1,7 +1,7 @@
 /**
- * Reading the untyped JSON of a stored object for its Table row: what a field holds, or Go's zero
- * value when it is absent or of another type (the printers of internalversion read typed Go
- * structs, where a missing field is its zero value).
+ * Reading the untyped JSON of a stored object as Go code reads its typed struct: what a field
+ * holds, or Go's zero value when it is absent or of another type (a missing field of a Go struct
+ * is its zero value). For Table rows (the printers of internalversion) and field selectors.
  */
 
 export function record(value: unknown): Readonly<Record<string, unknown>> {
