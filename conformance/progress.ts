@@ -68,9 +68,13 @@ export class ProgressReporter {
     const waits = [...this.waits.values()];
     const doing = waits.length === 0 ? this.current : `${waits[waits.length - 1]}${waits.length > 1 ? ` (${waits.length - 1} more waiting)` : ""}`;
     const line = `[${this.finished}/${this.total}] ${this.failed} failed so far · ${doing}`;
-    const width = this.sink.columns?.();
-    this.sink.write(`\r\x1b[2K${width !== undefined && width > 1 && line.length >= width ? `${line.slice(0, width - 2)}…` : line}`);
+    this.sink.write(`\r\x1b[2K${fitToTerminal(line, this.sink.columns?.())}`);
   }
+}
+
+/** A line to redraw in place, cut to the terminal's width when known (a wrapped line cannot be redrawn). */
+export function fitToTerminal(line: string, width: number | undefined): string {
+  return width !== undefined && width > 1 && line.length >= width ? `${line.slice(0, width - 2)}…` : line;
 }
 
 function formatSeconds(ms: number): string {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { progressLine, simulateProgress } from "./simulate-progress.ts";
 
-function fake(isTTY: boolean) {
+function fake(isTTY: boolean, columns?: number) {
   let nowMs = 1_000;
   const written: string[] = [];
-  const progress = simulateProgress({ stream: { isTTY, write: (text) => written.push(text) }, now: () => nowMs });
+  const progress = simulateProgress({ stream: { isTTY, write: (text) => written.push(text), columns: () => columns }, now: () => nowMs });
   return { progress, written, advance: (ms: number) => void (nowMs += ms) };
 }
 
@@ -51,5 +51,12 @@ describe("simulate's progress line", () => {
     expect(written.slice(0, -1).every((text) => text.startsWith("\r\x1b[2Kprogress: ") && !text.includes("\n"))).toBe(true);
     expect(written[0]).toBe("\r\x1b[2Kprogress: 3m20s of 1h0m0s virtual (5%), 20000 events, 10000 events/s, 2.0 s wall");
     expect(written.at(-1)).toBe("\r\x1b[2K");
+  });
+
+  it("on a narrow terminal: the line cut to its width, so it can be rewritten in place", () => {
+    const { progress, written, advance } = fake(true, 40);
+    advance(3_000);
+    progress.update(at(1200, 300_000));
+    expect(written).toEqual([`\r\x1b[2K${"progress: 20m0s of 1h0m0s virtual (33%), 300000 events".slice(0, 38)}…`]);
   });
 });

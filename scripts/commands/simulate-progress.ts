@@ -4,19 +4,14 @@
  * otherwise a whole line every `plainEveryMs` of wall time. Nothing is shown before `quietMs`
  * of wall time, so short runs print as before. Wall-clock reads stay here (scripts/), never in sim/.
  */
+import { fitToTerminal, type ProgressSink } from "../../conformance/progress.ts";
 import { goDuration } from "../../sim/faults/fault-spec.ts";
 import type { ScenarioProgress } from "../../sim/scenarios/scenario-run-options.ts";
 
-/** Where progress goes. */
-export interface ProgressStream {
-  readonly isTTY: boolean;
-  /** Raw text (a terminal: `\r`-rewritten; otherwise whole lines ending in `\n`). */
-  write(text: string): void;
-}
-
 /** How progress is shown. */
 export interface ProgressOptions {
-  readonly stream: ProgressStream;
+  /** Where progress goes: on a terminal, `\r`-rewritten and cut to its width; otherwise whole lines ending in `\n`. */
+  readonly stream: ProgressSink;
   /** Wall clock, ms (performance.now in the CLI; a fake in tests). */
   readonly now: () => number;
   readonly quietMs?: number;
@@ -46,7 +41,7 @@ export function simulateProgress(options: ProgressOptions): SimulateProgress {
       lastShownMs = wallMs;
       const line = progressLine(progress, wallMs);
       if (stream.isTTY) {
-        stream.write(`\r\x1b[2K${line}`);
+        stream.write(`\r\x1b[2K${fitToTerminal(line, stream.columns?.())}`);
         drawn = true;
       } else stream.write(`${line}\n`);
     },

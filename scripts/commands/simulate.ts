@@ -28,7 +28,8 @@ import { simulationResults } from "../../reports/simulation/simulation-results.t
 import { writeSimulationReport } from "../../reports/simulation/write-simulation-report.ts";
 import type { ScenarioProgress } from "../../sim/scenarios/scenario-run-options.ts";
 import { UsageError, type CliCommand, type CliOutput } from "../cli-command.ts";
-import { simulateProgress, type ProgressStream, type SimulateProgress } from "./simulate-progress.ts";
+import { simulateProgress, type SimulateProgress } from "./simulate-progress.ts";
+import type { ProgressSink } from "../../conformance/progress.ts";
 import { flagNames, flagsOfKind, isOneOf, parseFlags, type FlagSpec, type FlagValues } from "../parse-flags.ts";
 
 const SCENARIOS = ["leader-election", "node-eviction"] as const satisfies readonly ScenarioName[];
@@ -165,8 +166,8 @@ async function simulate(options: SimulateOptions, output: CliOutput): Promise<nu
   output.out(`simulate ${configured.scenario}: seed ${seed}, ${options.durationText} of virtual time, faults: ${formatFaultSpec(faults) || "none"}`);
   const clock = { start: performance.now(), started: 0, ended: 0 };
   // Progress on stderr, so stdout stays summary, verdicts and, last, the trace hash.
-  const stream: ProgressStream = process.stderr.isTTY
-    ? { isTTY: true, write: (text) => void process.stderr.write(text) }
+  const stream: ProgressSink = process.stderr.isTTY
+    ? { isTTY: true, write: (text) => void process.stderr.write(text), columns: () => process.stderr.columns }
     : { isTTY: false, write: (text) => output.err(text.replace(/\n$/, "")) };
   let progress: SimulateProgress | undefined;
   const hooks = {
