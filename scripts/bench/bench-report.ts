@@ -45,7 +45,7 @@ function figureChart(key: string, figure: BenchFigure, real: BenchFigure | undef
     const y = top + index * (BAR + 8);
     const dots = shown.runs.map((run) => `<circle cx="${x(run).toFixed(1)}" cy="${y + BAR / 2}" r="3" fill="#1a202c"><title>${escapeHtml(formatFigure(run))}</title></circle>`).join("");
     return (
-      `<text x="0" y="${y + BAR - 5}" font-size="12" fill="#4a5568">${escapeHtml(name)}</text>` +
+      (name === "" ? "" : `<text x="0" y="${y + BAR - 5}" font-size="12" fill="#4a5568">${escapeHtml(name)}</text>`) +
       `<rect x="${LABEL}" y="${y}" width="${(x(shown.median) - LABEL).toFixed(1)}" height="${BAR}" fill="${color}" opacity="0.75"><title>median ${escapeHtml(formatFigure(shown.median))}</title></rect>` +
       `<line x1="${x(shown.min).toFixed(1)}" x2="${x(shown.max).toFixed(1)}" y1="${y + BAR / 2}" y2="${y + BAR / 2}" stroke="#1a202c"/>` +
       dots +
