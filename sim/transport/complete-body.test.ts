@@ -1,7 +1,8 @@
 /** Complete responses on a loopback socket: one write with a Content-Length, the same bytes in-process. */
+import { get, type IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { completeBody, completeResponse } from "./complete-body.ts";
-import { serveHttp } from "./http-server.ts";
+import { serveHttp, type HttpServerHandle } from "./http-server.ts";
 
 const PARTS = [Buffer.from('{"items":['), Buffer.from('{"a":"é"}'), Buffer.from(","), Buffer.from('{"b":2}'), Buffer.from("]}\n")];
 const WHOLE = Buffer.concat(PARTS).toString("utf8");
@@ -23,6 +24,49 @@ describe("a response whose whole body is known", () => {
     } finally {
       await server.close();
     }
+  });
+
+  // 8 MiB in 4,000 parts: sent in slices, each after the socket took the last (writeComplete).
+  const LARGE = Array.from({ length: 4_000 }, (_, index) => Buffer.from(`${String(index).padStart(6, "0")}${"x".repeat(2_091)}`));
+
+  async function serveLarge(run: (server: HttpServerHandle) => Promise<void>): Promise<void> {
+    const server = await serveHttp(async () => completeResponse(LARGE, { status: 200 }), { host: "127.0.0.1", port: 0, maxBodyBytes: 1024, tooLarge: () => new Response(null, { status: 413 }) });
+    try {
+      await run(server);
+    } finally {
+      await server.close();
+    }
+  }
+
+  const open = (url: string) => new Promise<IncomingMessage>((resolve, reject) => get(url, resolve).on("error", reject));
+
+  it("sends a large body whole to a reader that keeps pausing, in order", async () => {
+    await serveLarge(async (server) => {
+      const response = await open(`${server.url}/large`);
+      const chunks: Buffer[] = [];
+      // Pausing fills the socket, so the server has to wait for it to drain, slice after slice.
+      for await (const chunk of response) {
+        chunks.push(chunk as Buffer);
+        if (chunks.length % 50 === 0) {
+          response.pause();
+          await new Promise((resume) => setTimeout(resume, 5));
+          response.resume();
+        }
+      }
+      const body = Buffer.concat(chunks);
+      expect(Number(response.headers["content-length"])).toBe(body.length);
+      expect(body.equals(Buffer.concat(LARGE))).toBe(true);
+    });
+  });
+
+  it("stops sending a large body to a client that went away, and serves the next one", async () => {
+    await serveLarge(async (server) => {
+      const response = await open(`${server.url}/large`);
+      response.destroy();
+      await expect.poll(() => server.requestsInFlight, { timeout: 3_000 }).toBe(0);
+      const next = await fetch(`${server.url}/large`, { signal: AbortSignal.timeout(3_000) });
+      expect((await next.arrayBuffer()).byteLength).toBe(Buffer.concat(LARGE).length);
+    });
   });
 
   it("reads in-process as the same bytes, once read no longer offers its parts", async () => {
