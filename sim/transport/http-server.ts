@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { carryRawPath } from "./raw-path.ts";
 import { completeBody } from "./complete-body.ts";
+import { requestCarrying } from "./request-bytes.ts";
 import { fetchSafeMethod, parseRawRequestHead, plainRefusal, writeRawResponse } from "./parser-refusals.ts";
 import type { TlsCredentials } from "./tls-files.ts";
 
@@ -265,7 +266,9 @@ function toRequest(incoming: IncomingMessage, scheme: string, body: Buffer | und
   const absolute = /^https?:\/\/[^/?]*/i.exec(target);
   const url = absolute !== null ? target : `${scheme}://${incoming.headers.host ?? "localhost"}${target}`;
   carryRawPath(headers, absolute !== null ? target.slice(absolute[0].length) || "/" : target);
-  return new Request(url, { method: incoming.method ?? "GET", headers, ...(body !== undefined && { body: new Uint8Array(body) }) });
+  // A plain Uint8Array over the Buffer's bytes: a Buffer's slice() is a view where a Uint8Array's is a copy.
+  const bytes = body === undefined ? undefined : new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  return requestCarrying(url, { method: incoming.method ?? "GET", headers }, bytes);
 }
 
 async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {

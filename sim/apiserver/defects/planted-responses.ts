@@ -10,6 +10,7 @@ import { failure } from "../responses/api-error.ts";
 import { negotiatedErrorResponse } from "../responses/representation.ts";
 import { JSON_MEDIA_TYPE } from "../responses/media-negotiation.ts";
 import type { DefectName } from "./defects.ts";
+import { withOtherHeaders } from "../../transport/request-bytes.ts";
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -26,7 +27,7 @@ export function withPlantedResponseDefects(handle: Handler, defects: ReadonlySet
       if (accept === null || !accept.includes(",")) return inner(request);
       const headers = new Headers(request.headers);
       headers.set("accept", accept.split(",")[0]!);
-      return inner(new Request(request, { headers }));
+      return inner(withOtherHeaders(request, headers));
     });
   }
   if (defects.has("gone-answered-as-500")) {

@@ -15,6 +15,7 @@ import { exceedsNestingDepth, jsonDepthExcess, maxNestingDepth } from "./nesting
 import { yamlDepthExcess } from "./yaml-nesting-depth.ts";
 import { decodeObject as decodeProtobufObject, ProtobufDecodeError } from "../protobuf/index.ts";
 import { goQuote } from "../responses/go-text.ts";
+import { requestBytes } from "../../transport/request-bytes.ts";
 
 /** Media types of PATCH bodies, and how each patch is applied. */
 export const PATCH_MEDIA_TYPES = {
@@ -31,7 +32,7 @@ export type PatchKind = (typeof PATCH_MEDIA_TYPES)[keyof typeof PATCH_MEDIA_TYPE
 export async function readBody(request: Request): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxRequestBodyBytes) throw requestEntityTooLarge();
-  const bytes = new Uint8Array(await request.arrayBuffer());
+  const bytes = await requestBytes(request);
   if (bytes.byteLength > maxRequestBodyBytes) throw requestEntityTooLarge();
   return bytes;
 }
