@@ -13,6 +13,9 @@ import seedrandom from "seedrandom";
 /** The alphabet of Kubernetes' generateName suffixes: no vowels (no words), no 0/1/3 (no confusables). */
 export const NAME_SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
+// Each byte's two hex digits, for uuid(): every create makes a uid, and formatting byte by byte was 0.7% of one.
+const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
 /** A deterministic random stream identified by its seed string; `fork` derives named sub-streams. */
 export class Rng {
   /** The seed this stream was built from; forks append `/name`. */
@@ -96,7 +99,8 @@ export class Rng {
     const b = this.bytes(16);
     b[6] = ((b[6] as number) & 0x0f) | 0x40;
     b[8] = ((b[8] as number) & 0x3f) | 0x80;
-    const hex = Array.from(b, (byte) => byte.toString(16).padStart(2, "0")).join("");
+    let hex = "";
+    for (const byte of b) hex += HEX_BYTES[byte];
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   }
 
