@@ -77,6 +77,24 @@ describe("a response whose whole body is known", () => {
     expect(await completeResponse("text é", { status: 200 }).text()).toBe("text é");
   });
 
+  it("is a Response in every way an in-process reader uses, its body stream made when first asked for", async () => {
+    const response = completeResponse(PARTS, { status: 201, headers: { "content-type": "application/json" } });
+    expect(response).toBeInstanceOf(Response);
+    expect([response.status, response.ok, response.headers.get("content-type"), response.bodyUsed]).toEqual([201, true, "application/json", false]);
+    expect(await response.clone().json()).toEqual(JSON.parse(WHOLE));
+    expect(response.bodyUsed).toBe(false);
+    expect(new TextDecoder().decode(await (response as Response & { bytes(): Promise<Uint8Array> }).bytes())).toBe(WHOLE);
+    expect(response.bodyUsed).toBe(true);
+    await expect(response.text()).rejects.toThrow(TypeError);
+    // Read through its stream, as watch readers and planted defects do.
+    const streamed = completeResponse(PARTS, { status: 200 });
+    expect(await new Response(streamed.body, streamed).text()).toBe(WHOLE);
+    expect(streamed.bodyUsed).toBe(true);
+    expect(completeBody(streamed)).toBeUndefined();
+    expect(await (await completeResponse("b", { status: 200 }).blob()).text()).toBe("b");
+    expect(new Uint8Array(await completeResponse("ab", { status: 200 }).arrayBuffer())).toEqual(new Uint8Array([97, 98]));
+  });
+
   it("is unknown for any other response", () => {
     expect(completeBody(new Response("x"))).toBeUndefined();
   });
