@@ -105,7 +105,7 @@ function tracked(object: Json, node: TypeNode): Json {
 
 /** `set` without `metadata` itself as a member (only fields under it are owned). */
 function untracked(set: FieldSet): FieldSet {
-  const metadata = set.children.get(fieldElement("metadata"));
+  const metadata = set.child(fieldElement("metadata"));
   if (metadata !== undefined) metadata.member = false;
   return set;
 }
