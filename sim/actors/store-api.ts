@@ -217,13 +217,14 @@ export class StoreApi {
     }
     let written: StoredObject;
     try {
-      // A cached object's address is made once per subresource: the same Lease is renewed every 10 s.
+      // A cached object's address is made once per subresource, with its encoded store key: the
+      // same Lease is renewed every 10 s.
       const address =
         cached === undefined
           ? { type, namespace, name: object.metadata.name, subresource }
           : subresource === undefined
-            ? (cached.address ??= { type, namespace, name: object.metadata.name, subresource })
-            : (cached.statusAddress ??= { type, namespace, name: object.metadata.name, subresource });
+            ? (cached.address ??= { type, namespace, name: object.metadata.name, subresource, storageKey: cached.key })
+            : (cached.statusAddress ??= { type, namespace, name: object.metadata.name, subresource, storageKey: cached.key });
       written = this.#objects.update(address, current, object as unknown as StoredObject, { expectedRevision, dryRun: false });
     } catch (error) {
       throw asApiError(error);

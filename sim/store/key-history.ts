@@ -11,6 +11,8 @@ import type { StoredObject } from "./stored-object.ts";
 export class KeyHistory {
   /** The key, kept once: every change of this key refers to this string. */
   readonly key: string;
+  /** Set once the store has forgotten this key (compaction): a key object that kept it must look again. */
+  retired = false;
   private versions: Change[] = [];
 
   constructor(key: string) {

@@ -3,7 +3,7 @@ import { Simulation } from "../kernel/simulation.ts";
 import { startCompactor } from "./compactor.ts";
 import { AlreadyExistsError, ConflictError, ExpiredError, InvalidContinueTokenError, NotFoundError, TooLargeResourceVersionError } from "./errors.ts";
 import { MvccStore } from "./mvcc-store.ts";
-import { collectionPrefix, type ObjectKey } from "./object-key.ts";
+import { collectionPrefix, EncodedObjectKey, type ObjectKey } from "./object-key.ts";
 import type { StoredObject } from "./stored-object.ts";
 import type { WatchEvent } from "./watch.ts";
 
@@ -304,6 +304,35 @@ describe("compaction by time", () => {
     store.compact(deletion);
     expect(store.keyCount).toBe(1);
     expect(store.get(pod("a", "q"))?.["v"]).toBe(2);
+  });
+});
+
+describe("writes through an encoded key, which keeps the key's history", () => {
+  it("finds the key again after compaction forgot it and a create brought it back", () => {
+    const { store } = newStore();
+    const key = new EncodedObjectKey("pods", "a", "p");
+    store.create(key, body(key, { v: 1 }));
+    store.update(key, body(key, { v: 2 }));
+    store.delete(key);
+    store.compact(store.revision); // the history the key kept is forgotten
+    expect(store.get(key)).toBeUndefined();
+    expect(() => store.update(key, body(key))).toThrow(NotFoundError);
+    store.create(key, body(key, { v: 3 }));
+    store.update(key, body(key, { v: 4 }));
+    expect(store.get(key)?.["v"]).toBe(4);
+    expect(store.get(pod("a", "p"))?.["v"]).toBe(4);
+    expect(store.list({ prefix: "pods/" }).items.map((object) => object["v"])).toEqual([4]);
+  });
+
+  it("reads and writes each store's own history when one key object serves two stores", () => {
+    const first = newStore().store;
+    const second = newStore().store;
+    const key = new EncodedObjectKey("pods", "a", "p");
+    first.create(key, body(key, { v: 1 }));
+    expect(second.get(key)).toBeUndefined();
+    second.create(key, body(key, { v: 2 }));
+    first.update(key, body(key, { v: 3 }));
+    expect([first.get(key)?.["v"], second.get(key)?.["v"]]).toEqual([3, 2]);
   });
 });
 

@@ -21,7 +21,7 @@ import {
   TooLargeResourceVersionError,
 } from "./errors.ts";
 import { KeyHistory } from "./key-history.ts";
-import { encodeKey, keyAfter, type ObjectKey } from "./object-key.ts";
+import { EncodedObjectKey, encodeKey, keyAfter, type ObjectKey } from "./object-key.ts";
 import { decimalResourceVersions, type ResourceVersionCodec } from "./resource-version.ts";
 import { SortedKeyIndex } from "./sorted-key-index.ts";
 import { freezeWithResourceVersion, restampResourceVersion, type StoredObject } from "./stored-object.ts";
@@ -176,7 +176,7 @@ export class MvccStore {
   /** Creates an object; AlreadyExistsError when the key holds a live object. */
   create(key: ObjectKey, object: StoredObject): StoredObject {
     const encoded = this.checkedKey(key, object);
-    const history = this.histories.get(encoded);
+    const history = this.historyOf(key, encoded);
     if (history !== undefined && history.latestObject() !== null) throw new AlreadyExistsError(encoded);
     return this.commit("ADDED", encoded, object, undefined, history);
   }
@@ -184,7 +184,7 @@ export class MvccStore {
   /** Replaces an object; NotFoundError when absent, ConflictError on a stale precondition. */
   update(key: ObjectKey, object: StoredObject, preconditions: WritePreconditions = {}): StoredObject {
     const encoded = this.checkedKey(key, object);
-    const history = this.histories.get(encoded);
+    const history = this.historyOf(key, encoded);
     const previous = this.existing(encoded, history, preconditions);
     return this.commit("MODIFIED", encoded, object, previous, history);
   }
@@ -192,7 +192,7 @@ export class MvccStore {
   /** Removes an object and returns its last state stamped with the deletion's revision. */
   delete(key: ObjectKey, preconditions: WritePreconditions = {}): StoredObject {
     const encoded = encodeKey(key);
-    const history = this.histories.get(encoded);
+    const history = this.historyOf(key, encoded);
     const previous = this.existing(encoded, history, preconditions);
     return this.commit("DELETED", encoded, null, previous, history);
   }
@@ -200,7 +200,7 @@ export class MvccStore {
   /** The object at `revision` (the latest when undefined), or undefined when absent there. */
   get(key: ObjectKey, revision?: number): StoredObject | undefined {
     const at = this.readableRevision(revision);
-    return this.histories.get(encodeKey(key))?.at(at) ?? undefined;
+    return this.historyOf(key, encodeKey(key))?.at(at) ?? undefined;
   }
 
   /** A list of a key prefix at one revision, in key order, whole or paged. */
@@ -326,6 +326,7 @@ export class MvccStore {
       if (history.compact(revision)) {
         forgotten.add(history.key);
         this.histories.delete(history.key);
+        history.retired = true;
         this.compactable.delete(history);
       } else if (!history.compactable) {
         this.compactable.delete(history); // one live version left: nothing to drop until the next write
@@ -379,6 +380,18 @@ export class MvccStore {
     if (revision < this.compacted) throw new ExpiredError(revision, this.compacted);
     if (revision > this.currentRevision) throw new TooLargeResourceVersionError(revision, this.currentRevision);
     return revision;
+  }
+
+  // The history of `key` (encoded: `encoded`), if the store has one: through the key object when it
+  // kept the history from an earlier write (EncodedObjectKey), else from the map of every key.
+  private historyOf(key: ObjectKey, encoded: string): KeyHistory | undefined {
+    if (!(key instanceof EncodedObjectKey)) return this.histories.get(encoded);
+    const kept = key.historyOwner === this ? key.history : undefined;
+    if (kept !== undefined && !kept.retired) return kept;
+    const history = this.histories.get(encoded);
+    key.historyOwner = this;
+    key.history = history;
+    return history;
   }
 
   private checkedKey(key: ObjectKey, object: StoredObject): string {

@@ -13,7 +13,7 @@ import { failure, fromStoreError } from "../responses/api-error.ts";
 import type { ResourceType } from "../routing/resource-types.ts";
 import { rfc3339 } from "./object-stamping.ts";
 import type { ObjectAddress, RegistryContext } from "./registry-context.ts";
-import { storageKey } from "./stored-resource.ts";
+import { addressKey } from "./stored-resource.ts";
 
 /** What deleting one object did: it was marked for finalization, or removed. */
 export interface DeleteOutcome {
@@ -26,7 +26,7 @@ export function deleteObject(context: RegistryContext, address: ObjectAddress, c
   const { type, name } = address;
   const dry = options.dryRun;
   admitDelete(context, type, name, dry);
-  const key = storageKey(type, address.namespace, name);
+  const key = addressKey(address);
   const finalizers = (current.metadata["finalizers"] as unknown[] | undefined) ?? [];
   const isNamespace = type.kind === "Namespace";
   const expectedRevision = parseResourceVersion(context, current.metadata.resourceVersion!);

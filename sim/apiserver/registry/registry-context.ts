@@ -3,6 +3,7 @@
  * store do) needs of the server, and how a write names its object: typed arguments, not an HTTP
  * request, so the handlers, the namespace controller and the simulation's StoreApi all call it.
  */
+import type { ObjectKey } from "../../store/object-key.ts";
 import type { ResourceType } from "../routing/resource-types.ts";
 import type { ServerContext } from "../server-context.ts";
 
@@ -31,4 +32,11 @@ export interface ObjectAddress extends CollectionAddress {
   readonly name: string;
   /** "status" or "scale" for those subresources; undefined for the object itself. */
   readonly subresource?: string | undefined;
+  /**
+   * The object's store key (stored-resource.ts `storageKey` of type, namespace and name), when the
+   * caller keeps it encoded (the simulation's StoreApi, which writes the same Leases every 10 s):
+   * the store then goes straight to the key's history (EncodedObjectKey), where building the key
+   * string anew and looking it up among every key took an eighth of a 5,000-node run (issue #20).
+   */
+  readonly storageKey?: ObjectKey | undefined;
 }

@@ -6,6 +6,7 @@
 import { collectionPrefix, EncodedObjectKey, type ObjectKey } from "../../store/object-key.ts";
 import type { StoredObject } from "../../store/stored-object.ts";
 import { apiVersionOf, type ResourceType } from "../routing/resource-types.ts";
+import type { ObjectAddress } from "./registry-context.ts";
 
 /** The store's resource name of a type: the plural, qualified by group for named groups. */
 function storageResource(type: ResourceType): string {
@@ -15,6 +16,11 @@ function storageResource(type: ResourceType): string {
 /** The store key of an object of `type`. */
 export function storageKey(type: ResourceType, namespace: string | undefined, name: string): ObjectKey {
   return { resource: storageResource(type), namespace: type.namespaced ? (namespace ?? "") : "", name };
+}
+
+/** The store key of the object at `address`: the one it carries, or `storageKey` of its parts. */
+export function addressKey(address: ObjectAddress): ObjectKey {
+  return address.storageKey ?? storageKey(address.type, address.namespace, address.name);
 }
 
 /** `storageKey`, encoded once: for objects written again and again. */

@@ -15,7 +15,7 @@ import { withManagedFields, withUpdateEntry } from "./managed-fields-tracking.ts
 import { carryOverMetadata } from "./object-stamping.ts";
 import type { ObjectAddress, RegistryContext } from "./registry-context.ts";
 import { scaleValidationError, SCALE_SUBRESOURCE } from "./scale-subresource.ts";
-import { storageKey } from "./stored-resource.ts";
+import { addressKey } from "./stored-resource.ts";
 import { prepareForUpdate, validateUpdate } from "./type-strategy.ts";
 
 /** How an update is made. */
@@ -46,7 +46,7 @@ export function updateObject(context: RegistryContext, address: ObjectAddress, c
   validateUpdate(type, name, current, proposed);
   // The status subresource changes no spec, so only writes of the main resource and of its scale
   // (which change spec.replicas) go through admission.
-  if (subresource === "status") validateStatusWriteMetadata(type, name, requested);
+  if (subresource === "status") validateStatusWriteMetadata(type, name, requested, current);
   // A custom resource's status is checked against its schema too (admission, below, sees main writes only).
   if (subresource === "status") validateCustomResource(type, proposed);
   const admitted = subresource === undefined || subresource === SCALE_SUBRESOURCE ? admit(context, type, proposed, current, options.dryRun) : proposed;
@@ -58,7 +58,7 @@ export function updateObject(context: RegistryContext, address: ObjectAddress, c
       : context.trackManagedFields && options.fieldManager !== undefined
         ? withUpdateEntry(context, address, current, admitted, requestedFields, options.fieldManager)
         : admitted;
-  const key = storageKey(type, address.namespace, name);
+  const key = addressKey(address);
   const { expectedRevision } = options;
   if (expectedRevision !== undefined && context.store.formatRevision(expectedRevision) !== current.metadata.resourceVersion) {
     throw conflict(type, name);
