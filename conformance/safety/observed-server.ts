@@ -13,6 +13,7 @@ import { WIDGETS } from "../../sim/apiserver/routing/sample-custom-resource.ts";
 import type { FetchHandler } from "../../sim/transport/http-server.ts";
 import { startLoopbackServer } from "../../sim/transport/loopback-server.ts";
 import type { TlsCredentials } from "../../sim/transport/tls-files.ts";
+import { peekRequestBytes } from "../../sim/transport/request-bytes.ts";
 
 /** One request as the server received it. */
 export interface LoggedRequest {
@@ -108,9 +109,11 @@ function tokenFile(options: ObservedServerOptions): string {
 }
 
 async function bodyName(request: Request): Promise<string | undefined> {
-  if (request.body === null) return undefined;
+  // Read as the server reads it: over a socket the adapter carries the body beside the Request.
+  const bytes = await peekRequestBytes(request);
+  if (bytes.byteLength === 0) return undefined;
   try {
-    const name = (JSON.parse(await request.clone().text()) as { metadata?: { name?: unknown } }).metadata?.name;
+    const name = (JSON.parse(new TextDecoder().decode(bytes)) as { metadata?: { name?: unknown } }).metadata?.name;
     return typeof name === "string" ? name : undefined;
   } catch {
     return undefined;

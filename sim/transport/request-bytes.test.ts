@@ -1,6 +1,6 @@
 /** A request's body, carried beside it by the socket adapter or as its own stream. */
 import { describe, expect, it } from "vitest";
-import { requestBytes, requestCarrying, withOtherHeaders } from "./request-bytes.ts";
+import { peekRequestBytes, requestBytes, requestCarrying, withOtherHeaders } from "./request-bytes.ts";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -11,6 +11,16 @@ describe("request bytes", () => {
     expect(text(await requestBytes(carried))).toBe('{"a":"é"}');
     expect(text(await requestBytes(new Request("http://x/a", { method: "POST", body: "plain" })))).toBe("plain");
     expect((await requestBytes(requestCarrying("http://x/a", { method: "GET" }, undefined))).byteLength).toBe(0);
+  });
+
+  it("peeks at a body without using it up, however it is carried", async () => {
+    const streamed = new Request("http://x/a", { method: "POST", body: "seen" });
+    expect(text(await peekRequestBytes(streamed))).toBe("seen");
+    expect(streamed.bodyUsed).toBe(false);
+    expect(text(await requestBytes(streamed))).toBe("seen");
+    const carried = requestCarrying("http://x/a", { method: "POST" }, new TextEncoder().encode("kept"));
+    expect(text(await peekRequestBytes(carried))).toBe("kept");
+    expect(text(await requestBytes(carried))).toBe("kept");
   });
 
   it("keeps the body of a request given other headers, however it was carried", async () => {

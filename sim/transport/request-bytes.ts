@@ -19,6 +19,11 @@ export async function requestBytes(request: Request): Promise<Uint8Array> {
   return bodies.get(request) ?? new Uint8Array(await request.arrayBuffer());
 }
 
+/** `requestBytes`, leaving a body stream unread for the handler (a clone's is read instead). */
+export function peekRequestBytes(request: Request): Promise<Uint8Array> {
+  return requestBytes(bodies.has(request) ? request : request.clone());
+}
+
 /** `request` with other headers and the same body, however it carries it. */
 export function withOtherHeaders(request: Request, headers: Headers): Request {
   const copy = new Request(request, { headers });
