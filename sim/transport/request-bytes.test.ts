@@ -21,6 +21,7 @@ describe("request bytes", () => {
     const carried = requestCarrying("http://x/a", { method: "POST" }, new TextEncoder().encode("kept"));
     expect(text(await peekRequestBytes(carried))).toBe("kept");
     expect(text(await requestBytes(carried))).toBe("kept");
+    expect((await peekRequestBytes(new Request("http://x/a"))).byteLength).toBe(0);
   });
 
   it("keeps the body of a request given other headers, however it was carried", async () => {

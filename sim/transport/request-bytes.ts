@@ -20,7 +20,9 @@ export async function requestBytes(request: Request): Promise<Uint8Array> {
 }
 
 /** `requestBytes`, leaving a body stream unread for the handler (a clone's is read instead). */
-export function peekRequestBytes(request: Request): Promise<Uint8Array> {
+export async function peekRequestBytes(request: Request): Promise<Uint8Array> {
+  // A request without a body (every GET) is not cloned only to read nothing.
+  if (!bodies.has(request) && request.body === null) return new Uint8Array(0);
   return requestBytes(bodies.has(request) ? request : request.clone());
 }
 

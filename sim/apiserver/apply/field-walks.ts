@@ -6,7 +6,8 @@
  * it, which is why an Update entry has `.` where an Apply entry does not).
  */
 import { FieldSet, fieldElement, keyElement, valueElement, type PathElement } from "./field-set.ts";
-import { fieldNode, type TypeNode } from "./type-structure.ts";
+import { fieldNode, SCALAR, type TypeNode } from "./type-structure.ts";
+import { ownMember } from "../patch/json-value.ts";
 
 type Json = unknown;
 
@@ -108,7 +109,7 @@ function walkCompare(lhs: Json, rhs: Json, node: TypeNode, path: PathElement[], 
   if (left.kind === "map") {
     const l = lhs as Record<string, Json>;
     const r = rhs as Record<string, Json>;
-    for (const name in l) walkCompare(l[name], ownField(r, name), fieldNode(node, name), [...path, fieldElement(name)], out);
+    for (const name in l) walkCompare(l[name], ownMember(r, name), fieldNode(node, name), [...path, fieldElement(name)], out);
     for (const name in r) if (!Object.hasOwn(l, name)) walkCompare(undefined, r[name], fieldNode(node, name), [...path, fieldElement(name)], out);
     return;
   }
@@ -122,11 +123,6 @@ function walkCompare(lhs: Json, rhs: Json, node: TypeNode, path: PathElement[], 
     if (before === undefined || after === undefined) walkCompare(before, after, listNode.item, itemPath, out);
     else if (isObject(before) && isObject(after)) walkCompare(before, after, listNode.item, itemPath, out);
   }
-}
-
-/** A field of `object` itself: a field named like one of Object's (`constructor`) is absent unless set. */
-function ownField(object: Record<string, Json>, name: string): Json {
-  return Object.hasOwn(object, name) ? object[name] : undefined;
 }
 
 /** Adds every path under `value`, each a member, to `at`: the node of the value's own path. */
@@ -149,8 +145,6 @@ function addWhole(value: Json, node: TypeNode, at: FieldSet): void {
     }
   }
 }
-
-const SCALAR: TypeNode = { kind: "scalar" };
 
 export function deepEqual(a: Json, b: Json): boolean {
   if (a === b) return true;

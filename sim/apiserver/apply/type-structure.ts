@@ -25,7 +25,7 @@ export type TypeNode =
       readonly item: TypeNode;
     };
 
-const SCALAR: TypeNode = { kind: "scalar" };
+export const SCALAR: TypeNode = { kind: "scalar" };
 /** What structured-merge-diff assumes where it knows no schema. */
 export const DEDUCED: TypeNode = { kind: "deduced" };
 const REFERENCE_PREFIX = "#/components/schemas/";

@@ -11,6 +11,11 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/** The member `name` of `object` itself: one named like Object's own (`constructor`, `toString`) is absent unless set. */
+export function ownMember(object: object, name: string): unknown {
+  return Object.hasOwn(object, name) ? (object as Record<string, unknown>)[name] : undefined;
+}
+
 /**
  * Sets a member. Plain assignment of "__proto__" would change the object's prototype instead of
  * adding the member JSON.parse gave us; it is defined as an own property like any other name.

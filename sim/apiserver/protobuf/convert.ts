@@ -24,6 +24,7 @@ import {
 } from "./json-values.ts";
 import { KIND_MESSAGES } from "./kinds.ts";
 import { messageInfo } from "./schema.ts";
+import { ownMember } from "../patch/json-value.ts";
 
 /** A message as protobufjs takes it for encoding and gives it back decoded. */
 export type PlainMessage = Record<string, unknown>;
@@ -42,10 +43,6 @@ const INT32_MAX = 2147483647;
 
 function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function own(object: object, key: string): unknown {
-  return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
 }
 
 /** Sets `key` as an own enumerable property, also when it is `__proto__`. */
@@ -84,7 +81,7 @@ class Encoder {
         continue;
       }
       consumed.add(field.name);
-      const value = own(json, field.name);
+      const value = ownMember(json, field.name);
       const present = value !== undefined && value !== null;
       const at = child(path, field.name);
       if (field.rule === "repeated") {
@@ -192,7 +189,7 @@ class ValueChecker {
         this.fields(field.type, json, path);
         continue;
       }
-      const value = own(json, field.name);
+      const value = ownMember(json, field.name);
       if (value === undefined || value === null) continue;
       const at = child(path, field.name);
       if (field.rule === "repeated") {
