@@ -205,7 +205,7 @@ export class WatchBroadcast {
     if (this.sealTimer !== undefined) return;
     const quiet = Math.max(this.windowEvents, this.previousWindowEvents) < QUIET_EVENTS_PER_SECOND;
     const intervalMs = quiet ? 0 : Math.max(this.options.flushIntervalMs, (this.members.size * 1000) / MEMBER_WRITES_PER_SECOND);
-    const dueMs = Math.max(0, this.lastSealMs + intervalMs - this.options.clock.nowMs());
+    const dueMs = Math.max(0, this.lastSealMs + intervalMs - nowMs);
     this.sealTimer = this.options.clock.setTimer(dueMs, () => {
       this.sealTimer = undefined;
       this.seal();
