@@ -1,12 +1,14 @@
 // Node flags the orb-harness bin and vitest's workers (tests and benchmarks) run with; the npm
 // `simulate` script repeats them, since package.json cannot import this file.
 // A large simulation makes millions of short-lived objects (lease renewals, promises) while it
-// holds hundreds of MB of live state (150,000 pods): a large young generation lets most of them
-// die young instead of being copied and promoted. Measured on the 2-core machine, quiet, one virtual
-// hour of node eviction with 5,000 nodes and 150,000 pods (interleaved runs): time compression
-// 50.7x with the default, 65.5x with 64 MB (an early version of the simulation); later, 247-269x
-// with 64 MB, 264-316x with 256 MB (garbage collection 1.6-2.2 s -> 1.2-1.3 s of the hour, peak
-// RSS 1.50 -> 1.87 GB), 272-282x with 512 MB (not worth another 430 MB). The embedded server's
-// benchmarks were the same or better with 256 MB (unpaged list of 10,000 Pods 64-75 ms against 60-85).
-// V8 grows the young generation to this size only in a process that allocates fast enough to need it.
+// holds hundreds of MB of live state (150,000 pods): a large young generation lets more of them
+// die young instead of being copied and promoted. Measured on the 2-core machine, one virtual hour
+// of node eviction with 5,000 nodes and 150,000 pods: time compression 50.7x with the default and
+// 65.5x with 64 MB (an early version of the simulation); later, in about 20 interleaved runs each,
+// median 252x with 64 MB and 267x with 256 MB (ranges 190-281x and 202-316x: this machine's speed
+// varies), garbage collection a median 1.9 s and 1.3 s of the hour, peak RSS 1.50 and 1.87 GB.
+// 512 MB gave 272-282x in three runs, not worth another 430 MB. The embedded server's benchmarks
+// were the same or better with 256 MB (unpaged list of 10,000 Pods 64-75 ms against 60-85 ms).
+// V8 grows the young generation only in a process that allocates fast enough to need it: a small
+// simulation's peak RSS is the same (about 150 MB) with either size.
 export const NODE_FLAGS = ["--max-semi-space-size=256"];
