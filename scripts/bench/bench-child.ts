@@ -33,7 +33,7 @@ async function run(name: BenchmarkName, mode: BenchMode): Promise<Figures> {
     case "server": {
       const server = JSON.parse(process.env[SERVER_ENVIRONMENT_VARIABLE] ?? "null") as BenchServer | null;
       if (server === null) throw new Error(`${SERVER_ENVIRONMENT_VARIABLE} is not set`);
-      // A tenth, as for the others: after a warm-up of 100 Pods the embedded server's JIT was still
+      // A tenth, as for the in-process benchmarks: after a warm-up of 100 Pods the embedded server's JIT was still
       // cold for the first thousands of creates (3,062-3,195/s in the last full run; 3,496-3,717/s
       // in five runs after this one).
       const { pods, watchers, events } = size.server;
