@@ -62,7 +62,8 @@ function setOwn(object: Record<string, unknown>, key: string, child: unknown): v
   else object[key] = child;
 }
 
-function deepFreeze<T>(value: T): T {
+/** Freezes `value` and everything under it, in place. */
+export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const child of Object.values(value)) deepFreeze(child);

@@ -91,7 +91,7 @@ export function applyConfiguration(
 const ALWAYS_PRESENT = ["spec", "status"];
 
 /** `object` without the fields no manager owns, for comparing and collecting fields. */
-function tracked(object: Json, node: TypeNode): Json {
+export function tracked(object: Json, node: TypeNode): Json {
   const { apiVersion: _apiVersion, kind: _kind, ...rest } = object;
   if (node.kind === "map") {
     for (const field of ALWAYS_PRESENT) if (rest[field] === undefined && node.field(field).kind === "map") rest[field] = {};

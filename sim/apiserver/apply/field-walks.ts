@@ -146,6 +146,36 @@ function addWhole(value: Json, node: TypeNode, at: FieldSet): void {
   }
 }
 
+/**
+ * A text that names what `addWhole` reads of `value` under `node`: the fields each granular map
+ * sets, the path elements of each list's items, and which leaves are empty objects (the one leaf
+ * a comparison tells apart, a Go struct's `{}`). Values that give the same text give the same
+ * sets, both added whole and compared with an object of empty structs (created-fields.ts keys
+ * its cache with it). Each name is written after its length, which keeps the text unambiguous
+ * whatever characters names hold.
+ */
+export function wholeShapeKey(value: Json, node: TypeNode): string {
+  const shape = shapeOf(node, value);
+  if (shape.kind === "map") {
+    const map = value as Record<string, Json>;
+    let key = "{";
+    for (const name in map) {
+      if (map[name] === undefined) continue;
+      key += `${name.length}:${name}${wholeShapeKey(map[name], fieldNode(node, name))},`;
+    }
+    return `${key}}`;
+  }
+  if (shape.kind === "items") {
+    let key = "[";
+    for (const [element, item] of itemsByElement(shape.node, value as Json[])) {
+      if (item === undefined) continue;
+      key += `${element.length}:${element}${wholeShapeKey(item, isObject(item) ? shape.node.item : SCALAR)},`;
+    }
+    return `${key}]`;
+  }
+  return isObject(value) && Object.keys(value).length === 0 ? "e" : "";
+}
+
 export function deepEqual(a: Json, b: Json): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, index) => deepEqual(item, b[index]));

@@ -59,15 +59,20 @@ export function encodeManagedFields(entries: readonly ManagerEntry[]): Record<st
   return entries
     .filter((entry) => !entry.fields.isEmpty())
     .sort(compareEntries)
-    .map((entry) => ({
-      manager: entry.manager,
-      operation: entry.operation,
-      apiVersion: entry.apiVersion,
-      ...(entry.time !== undefined && { time: entry.time }),
-      fieldsType: "FieldsV1",
-      fieldsV1: entry.fields.toFieldsV1(),
-      ...(entry.subresource !== undefined && { subresource: entry.subresource }),
-    }));
+    .map((entry) => encodeEntry(entry, entry.fields.toFieldsV1()));
+}
+
+/** One entry of managedFields, its fields already in FieldsV1 form. */
+export function encodeEntry(entry: Omit<ManagerEntry, "fields">, fieldsV1: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return {
+    manager: entry.manager,
+    operation: entry.operation,
+    apiVersion: entry.apiVersion,
+    ...(entry.time !== undefined && { time: entry.time }),
+    fieldsType: "FieldsV1",
+    fieldsV1,
+    ...(entry.subresource !== undefined && { subresource: entry.subresource }),
+  };
 }
 
 function compareEntries(a: ManagerEntry, b: ManagerEntry): number {

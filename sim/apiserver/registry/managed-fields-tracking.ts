@@ -11,7 +11,8 @@
  */
 import type { StoredObject } from "../../store/stored-object.ts";
 import { updateManagers } from "../apply/field-manager.ts";
-import { decodeManagedFields, encodeManagedFields, type ManagerEntry } from "../apply/managed-fields.ts";
+import { createdFieldsV1 } from "../apply/created-fields.ts";
+import { decodeManagedFields, encodeEntry, encodeManagedFields } from "../apply/managed-fields.ts";
 import { trackedType } from "../apply/tracked-types.ts";
 import { apiVersionOf } from "../routing/resource-types.ts";
 import { rfc3339 } from "./object-stamping.ts";
@@ -28,17 +29,19 @@ export function withUpdateEntry(
   manager: string,
 ): StoredObject {
   const { type, subresource } = address;
-  let baseline: ManagerEntry[];
-  if (Array.isArray(requested) && requested.length > 0) {
-    baseline = decodeManagedFields(requested);
-    if (baseline.length === 0) return withManagedFields(after, []);
-  } else {
-    baseline = decodeManagedFields(before?.metadata["managedFields"]);
-  }
   const writer = { manager, operation: "Update" as const, apiVersion: apiVersionOf(type), subresource };
   // A write through the scale subresource leaves its entry without a time (kube-apiserver 1.26.4, recorded).
   const time = subresource === SCALE_SUBRESOURCE ? undefined : rfc3339(context.clock);
-  const managers = updateManagers(trackedType(type, context.dialect, subresource), before, after, baseline, writer, time);
+  const tracking = trackedType(type, context.dialect, subresource);
+  const entriesRequested = Array.isArray(requested) && requested.length > 0;
+  if (before === undefined && !entriesRequested) {
+    // A create with no managers before it: its one entry, whose fields depend on the object's shape alone.
+    const fieldsV1 = createdFieldsV1(tracking, after);
+    return withManagedFields(after, fieldsV1 === undefined ? [] : [encodeEntry({ ...writer, time }, fieldsV1)]);
+  }
+  const baseline = decodeManagedFields(entriesRequested ? requested : before?.metadata["managedFields"]);
+  if (entriesRequested && baseline.length === 0) return withManagedFields(after, []);
+  const managers = updateManagers(tracking, before, after, baseline, writer, time);
   return withManagedFields(after, encodeManagedFields(managers));
 }
 
