@@ -33,9 +33,9 @@ async function run(name: BenchmarkName, mode: BenchMode): Promise<Figures> {
     case "server": {
       const server = JSON.parse(process.env[SERVER_ENVIRONMENT_VARIABLE] ?? "null") as BenchServer | null;
       if (server === null) throw new Error(`${SERVER_ENVIRONMENT_VARIABLE} is not set`);
-      // A tenth, as for the in-process benchmarks: after a warm-up of 100 Pods the embedded server's JIT was still
-      // cold for the first thousands of creates (3,062-3,195/s in the last full run; 3,496-3,717/s
-      // in five runs after this one).
+      // A tenth, as for the in-process benchmarks: after a warm-up of 100 Pods the embedded
+      // server's JIT was still cold for the first thousands of creates (3,062-3,195/s in the last
+      // full run before this warm-up; 3,496-3,717/s in five runs with it).
       const { pods, watchers, events } = size.server;
       await measureServer(server, { pods: pods / 10, watchers: watchers / 10, events: Math.max(3, events / 10) });
       return measureServer(server, size.server);
