@@ -18,8 +18,11 @@ type Json = Record<string, unknown>;
 /** A create's fields as managedFields carries them (frozen: one object serves every create of its shape), or undefined when it owns none. */
 export type CreatedFieldsV1 = Readonly<Record<string, unknown>> | undefined;
 
+// A shape whose create owns nothing: kept as this rather than undefined, so that one lookup of the
+// key (a text of about 500 characters for a Pod) tells a known shape from a new one.
+const OWNS_NOTHING = Object.freeze({});
 // By type structure, then by the fields a write does not own (its subresource), then by shape.
-const byNode = new WeakMap<TypeNode, WeakMap<FieldSet, Map<string, CreatedFieldsV1>>>();
+const byNode = new WeakMap<TypeNode, WeakMap<FieldSet, Map<string, Readonly<Record<string, unknown>>>>>();
 // Shapes kept per type and subresource; past this the cache starts over (a client that creates
 // objects of ever new shapes must not grow the server without bound).
 const MAX_SHAPES = 1_000;
@@ -30,15 +33,17 @@ const ANY_WRITER = { manager: "", operation: "Update", apiVersion: "" } as const
 export function createdFieldsV1(type: TrackedType, object: Json): CreatedFieldsV1 {
   const key = wholeShapeKey(tracked(object, type.node), type.node);
   const shapes = shapesOf(type);
-  if (shapes.has(key)) return shapes.get(key);
-  const [entry] = updateManagers(type, undefined, object, [], ANY_WRITER, undefined);
-  const fieldsV1 = entry === undefined ? undefined : deepFreeze(entry.fields.toFieldsV1());
-  if (shapes.size >= MAX_SHAPES) shapes.clear();
-  shapes.set(key, fieldsV1);
-  return fieldsV1;
+  let fieldsV1 = shapes.get(key);
+  if (fieldsV1 === undefined) {
+    const [entry] = updateManagers(type, undefined, object, [], ANY_WRITER, undefined);
+    fieldsV1 = entry === undefined ? OWNS_NOTHING : deepFreeze(entry.fields.toFieldsV1());
+    if (shapes.size >= MAX_SHAPES) shapes.clear();
+    shapes.set(key, fieldsV1);
+  }
+  return fieldsV1 === OWNS_NOTHING ? undefined : fieldsV1;
 }
 
-function shapesOf(type: TrackedType): Map<string, CreatedFieldsV1> {
+function shapesOf(type: TrackedType): Map<string, Readonly<Record<string, unknown>>> {
   let byIgnored = byNode.get(type.node);
   if (byIgnored === undefined) byNode.set(type.node, (byIgnored = new WeakMap()));
   let shapes = byIgnored.get(type.ignored);
