@@ -1,6 +1,7 @@
 /**
  * One benchmark in a fresh process (`orb-harness bench` starts one per repetition): a warm-up at a
- * tenth of the size, then the measured run; its figures are the last line of stdout, as JSON.
+ * tenth of the size (three rounds of it for the server), then the measured run; its figures are the
+ * last line of stdout, as JSON.
  *
  *   node --import tsx scripts/bench/bench-child.ts NAME quick|full     (server: ORB_BENCH_SERVER={url,certificateAuthority,token})
  */
@@ -8,6 +9,9 @@ import { BENCHMARKS, isBenchmarkName, SIZES, type BenchMode, type BenchmarkName 
 import { measureConformance, measureFuzz, measureHistory, measureKernel, measureSimulation, measureStore, type Figures } from "./measure-in-process.ts";
 import { measureServer, type BenchServer } from "./measure-server.ts";
 import { RESULT_PREFIX, SERVER_ENVIRONMENT_VARIABLE } from "./bench-protocol.ts";
+
+/** Warm-up rounds of the server benchmark (see run). */
+const SERVER_WARM_UP_ROUNDS = 3;
 
 async function run(name: BenchmarkName, mode: BenchMode): Promise<Figures> {
   const size = SIZES[mode];
@@ -33,11 +37,16 @@ async function run(name: BenchmarkName, mode: BenchMode): Promise<Figures> {
     case "server": {
       const server = JSON.parse(process.env[SERVER_ENVIRONMENT_VARIABLE] ?? "null") as BenchServer | null;
       if (server === null) throw new Error(`${SERVER_ENVIRONMENT_VARIABLE} is not set`);
-      // A tenth, as for the in-process benchmarks: after a warm-up of 100 Pods the embedded
-      // server's JIT was still cold for the first thousands of creates (3,062-3,195/s in the last
-      // full run before this warm-up; 3,496-3,717/s in five runs with it).
+      // Rounds at a tenth of the size, as many as the embedded server's JIT needs: it compiles the
+      // create path over its first few thousand creates, and each round's lists, watches and
+      // namespace deletion leave the next round's first creates slower again. Against `serve`, 10,000
+      // creates after the warm-up ran at 3,684-3,832/s after one round, 4,583 after two, 4,693-4,866
+      // after three and 4,448 after five (a fresh server's first 1,000 at 1,250-1,700/s). The real
+      // server gets the same rounds.
       const { pods, watchers, events } = size.server;
-      await measureServer(server, { pods: pods / 10, watchers: watchers / 10, events: Math.max(3, events / 10) });
+      for (let round = 0; round < SERVER_WARM_UP_ROUNDS; round++) {
+        await measureServer(server, { pods: pods / 10, watchers: watchers / 10, events: Math.max(3, events / 10) });
+      }
       return measureServer(server, size.server);
     }
   }

@@ -39,9 +39,10 @@ export const benchCommand: CliCommand = {
     "  --repetitions   repetitions of each benchmark (default: 3 to 5, 1 with --quick)",
     `  --out           where the JSON goes (default ${DEFAULT_OUT}); bench.html is written beside it`,
     "",
-    "Each repetition runs in a fresh child process after a warm-up at a tenth of the size; the server",
-    "benchmark starts a fresh `orb-harness serve` per repetition. Progress goes to stderr, the table",
-    "of medians and spreads to stdout. Exit 0, 1 if a benchmark failed, 2 for usage errors.",
+    "Each repetition runs in a fresh child process after a warm-up at a tenth of the size (three",
+    "rounds of it for the server benchmark, which starts a fresh `orb-harness serve` per repetition).",
+    "Progress goes to stderr, the table of medians and spreads to stdout. Exit 0, 1 if a benchmark",
+    "failed, 2 for usage errors.",
   ].join("\n"),
   async run(args, output) {
     const normalized = args.map((arg, index) => (arg === "--kube-assets" && (args[index + 1] === undefined || args[index + 1]!.startsWith("--")) ? `--kube-assets=${process.env[ASSETS_ENVIRONMENT_VARIABLE] ?? ""}` : arg));
