@@ -18,7 +18,7 @@ import { isAlreadyExists, isConflict, isNotFound, type CallOptions, type Control
 import { readyCondition, ZONE_LABEL, type Lease, type Node, type NodeCondition } from "./api-objects.ts";
 import type { HistoryRecorder } from "./history-recorder.ts";
 import { microTime, rfc3339Seconds } from "./micro-time.ts";
-import { tickOnScheduleWithDone, tickWhenDue } from "./tick-on-schedule.ts";
+import { tickOnScheduleWithDone, tickWhenDue, type TickEnd } from "./tick-on-schedule.ts";
 
 /** Kubelet's nodeStatusUpdateRetry: tries of one status update. */
 const STATUS_UPDATE_ATTEMPTS = 5;
@@ -59,7 +59,7 @@ export class NodeAgent {
     const { parameters } = this.#options;
     const startMs = this.#options.clock.monotonicMs();
     const { clock } = this.#options;
-    const leaseTicks = tickOnScheduleWithDone(clock, startMs, parameters.nodeLeaseRenewIntervalMs, (done, fail) => this.#renewLease(done, fail));
+    const leaseTicks = tickOnScheduleWithDone(clock, startMs, parameters.nodeLeaseRenewIntervalMs, (end) => this.#renewLease(end));
     // The status loop sleeps over the ticks that would find nothing to post; a change of the
     // informer's copy (the controller marked the node, the watch broke) brings it back.
     const statusTicks = tickWhenDue(clock, startMs, parameters.nodeStatusUpdateFrequencyMs, () => this.#syncStatus(), () => this.#idleUntilMs(informer.cached()));
@@ -83,20 +83,20 @@ export class NodeAgent {
 
   // Kubernetes' lease controller: update from the cached Lease; on failure read (or create) and retry
   // once. The usual case, one update, runs on callbacks: no promise per renewal (5,000 every 10 s).
-  #renewLease(done: () => void, fail: (error: unknown) => void): void {
+  #renewLease(end: TickEnd): void {
     const lease = this.#lease;
     if (lease === undefined) {
-      this.#recoverLease().then(done, fail);
+      this.#recoverLease().then(() => end.done(), (error: unknown) => end.fail(error));
       return;
     }
     this.#options.client.updateLeaseThen(this.#renewed(lease), this.#leaseCallOptions, (ok, outcome) => {
       if (ok) {
         this.#lease = outcome as Lease;
-        done();
+        end.done();
         return;
       }
       this.#lease = undefined;
-      this.#recoverLease().then(done, fail);
+      this.#recoverLease().then(() => end.done(), (error: unknown) => end.fail(error));
     });
   }
 

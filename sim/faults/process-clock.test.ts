@@ -51,18 +51,24 @@ describe("ProcessClock", () => {
     expect(clock.alive).toBe(false);
   });
 
-  it("sets a recurring wake-up again and again: drifted like a timer, deferred by a pause, never after a kill", async () => {
+  it("wakes a wakeable after a delay of its time, over and over: drifted like a timer, deferred by a pause, never after a kill", async () => {
     const { sim, clock } = setup(100_000); // 10% fast: 1100 ms of its time pass in 1000 ms
     const firedAtMs: number[] = [];
-    const wake = clock.recurringWakeup(() => {
-      firedAtMs.push(Math.round(sim.nowMs() - 1_000_000));
-      if (firedAtMs.length < 4) wake(1100);
-    });
-    wake(1100);
+    const loop = {
+      wake: () => {
+        clock.deliverTo(loop);
+        return true;
+      },
+      delivered: () => {
+        firedAtMs.push(Math.round(sim.nowMs() - 1_000_000));
+        if (firedAtMs.length < 4) clock.wakeAfter(1100, loop);
+      },
+    };
+    clock.wakeAfter(1100, loop);
     sim.setTimer(1500, () => clock.pause(1000)); // the second wake-up, due at 2000, waits until 2500
     sim.setTimer(4000, () => clock.kill()); // the fourth, due at 4500, never comes
     await sim.run();
     expect(firedAtMs).toEqual([1000, 2500, 3500]);
-    expect(() => wake(Number.NaN)).toThrow(RangeError);
+    expect(() => clock.wakeAfter(Number.NaN, loop)).toThrow(RangeError);
   });
 });

@@ -99,22 +99,15 @@ export class ProcessClock implements Clock {
   }
 
   /**
-   * A wake-up made once and set again and again: the returned function runs `callback` in this
-   * process after `delayMs` of its time (deferred by pauses, never after a kill). It allocates
-   * nothing per use: the promise and closures of each `sleep` of thousands of 10 s loops outlived
-   * the young generation, and copying them out was most of the garbage collector's work.
+   * Wakes `wakeable` after `delayMs` of this process's time. It is woken outside the process: its
+   * `wake` hands its work to `deliverTo`, which holds it over a pause and drops it after a kill.
+   * Nothing is allocated per use: the promise and closures of each `sleep` of thousands of 10 s
+   * loops outlived the young generation, and copying them out was most of the garbage
+   * collector's work.
    */
-  recurringWakeup(callback: () => void): (delayMs: number) => void {
-    const wakeable: Wakeable = {
-      wake: () => {
-        this.deliver(callback);
-        return true;
-      },
-    };
-    return (delayMs) => {
-      checkDelay(delayMs, this.name);
-      this.#timers.wakeAfter(delayMs / this.#rate, wakeable);
-    };
+  wakeAfter(delayMs: number, wakeable: Wakeable): void {
+    checkDelay(delayMs, this.name);
+    this.#timers.wakeAfter(delayMs / this.#rate, wakeable);
   }
 
   /** Resolves after `ms` of this process's time (never, if it is killed first). */
