@@ -1,11 +1,11 @@
 /**
  * A node agent (doc 3 §2.4): registers its Node (`registerNode`), renews the node's Lease every
- * 10 s with `nodeLeaseDurationSeconds` set on it, and computes its status every
- * `nodeStatusUpdateFrequency`, posting it when it changed or when `nodeStatusReportFrequency` has
- * passed since the last post. It reads its Node from an informer (a watch of that one Node), as
- * kubelet reads its node lister, and from the server only to retry a post that conflicted: a
- * GET per node every 10 s would be the bulk of a large cluster's requests, as it was in Kubernetes
- * before the lister.
+ * 10 s with `nodeLeaseDurationSeconds` set on it (node-lease-renewal.ts), and computes its status
+ * every `nodeStatusUpdateFrequency`, posting it when it changed or when
+ * `nodeStatusReportFrequency` has passed since the last post. It reads its Node from an informer
+ * (a watch of that one Node), as kubelet reads its node lister, and from the server only to retry
+ * a post that conflicted: a GET per node every 10 s would be the bulk of a large cluster's
+ * requests, as it was in Kubernetes before the lister.
  *
  * Both loops tick on a fixed schedule ("every 10 s") of the agent's own clock, from the same start,
  * so the ticks of thousands of agents fall on few instants and share kernel events.
@@ -14,11 +14,12 @@
 import type { Dialect } from "../../spec/dialects.ts";
 import type { NodeAgentParameters } from "../config/simulation-parameters.ts";
 import type { ActorClock } from "./actor-clock.ts";
-import { isAlreadyExists, isConflict, isNotFound, type CallOptions, type ControlPlaneClient, type NodeInformer } from "./api-client.ts";
-import { readyCondition, ZONE_LABEL, type Lease, type Node, type NodeCondition } from "./api-objects.ts";
+import { isAlreadyExists, isConflict, type ControlPlaneClient, type NodeInformer } from "./api-client.ts";
+import { readyCondition, ZONE_LABEL, type Node, type NodeCondition } from "./api-objects.ts";
 import type { HistoryRecorder } from "./history-recorder.ts";
-import { microTime, rfc3339Seconds } from "./micro-time.ts";
-import { tickOnScheduleWithDone, tickWhenDue, type TickEnd } from "./tick-on-schedule.ts";
+import { NodeLeaseRenewal } from "./node-lease-renewal.ts";
+import { rfc3339Seconds } from "./micro-time.ts";
+import { tickOnScheduleWithDone, tickWhenDue } from "./tick-on-schedule.ts";
 
 /** Kubelet's nodeStatusUpdateRetry: tries of one status update. */
 const STATUS_UPDATE_ATTEMPTS = 5;
@@ -38,17 +39,11 @@ export interface NodeAgentOptions {
 /** One node agent; `run` never returns. */
 export class NodeAgent {
   readonly #options: NodeAgentOptions;
-  // Made once: objects made per heartbeat (5,000 nodes, every 10 s) are what a large run allocates.
-  readonly #leaseApplied: () => void;
-  readonly #leaseCallOptions: CallOptions;
-  #lease: Lease | undefined;
   #informer: NodeInformer | undefined;
   #lastPostMs = Number.NEGATIVE_INFINITY;
 
   constructor(options: NodeAgentOptions) {
     this.#options = options;
-    this.#leaseApplied = options.recorder.leaseHeartbeatOf(options.name);
-    this.#leaseCallOptions = { onApplied: this.#leaseApplied };
   }
 
   /** Registers, then runs the lease and status loops. */
@@ -58,8 +53,9 @@ export class NodeAgent {
     this.#informer = informer;
     const { parameters } = this.#options;
     const startMs = this.#options.clock.monotonicMs();
-    const { clock } = this.#options;
-    const leaseTicks = tickOnScheduleWithDone(clock, startMs, parameters.nodeLeaseRenewIntervalMs, (end) => this.#renewLease(end));
+    const { clock, client, name, dialect, recorder } = this.#options;
+    const lease = new NodeLeaseRenewal({ name, namespace: dialect.namespaces.nodeLease, durationSeconds: parameters.nodeLeaseDurationSeconds, client, clock, recorder });
+    const leaseTicks = tickOnScheduleWithDone(clock, startMs, parameters.nodeLeaseRenewIntervalMs, lease);
     // The status loop sleeps over the ticks that would find nothing to post; a change of the
     // informer's copy (the controller marked the node, the watch broke) brings it back.
     const statusTicks = tickWhenDue(clock, startMs, parameters.nodeStatusUpdateFrequencyMs, () => this.#syncStatus(), () => this.#idleUntilMs(informer.cached()));
@@ -79,64 +75,6 @@ export class NodeAgent {
       }
       await clock.sleep(parameters.nodeStatusUpdateFrequencyMs);
     }
-  }
-
-  // Kubernetes' lease controller: update from the cached Lease; on failure read (or create) and retry
-  // once. The usual case, one update, runs on callbacks: no promise per renewal (5,000 every 10 s).
-  #renewLease(end: TickEnd): void {
-    const lease = this.#lease;
-    if (lease === undefined) {
-      this.#recoverLease().then(() => end.done(), (error: unknown) => end.fail(error));
-      return;
-    }
-    this.#options.client.updateLeaseThen(this.#renewed(lease), this.#leaseCallOptions, (ok, outcome) => {
-      if (ok) {
-        this.#lease = outcome as Lease;
-        end.done();
-        return;
-      }
-      this.#lease = undefined;
-      this.#recoverLease().then(() => end.done(), (error: unknown) => end.fail(error));
-    });
-  }
-
-  async #recoverLease(): Promise<void> {
-    const lease = await this.#ensureLease();
-    if (lease === undefined) return;
-    try {
-      this.#lease = await this.#updateLease(lease);
-    } catch {
-      this.#lease = undefined;
-    }
-  }
-
-  #updateLease(lease: Lease): Promise<Lease> {
-    return this.#options.client.updateLease(this.#renewed(lease), this.#leaseCallOptions);
-  }
-
-  // `lease` renewed now: the same object but for renewTime.
-  #renewed(lease: Lease): Lease {
-    return { metadata: lease.metadata, spec: { ...lease.spec, renewTime: microTime(this.#options.clock.nowMs()) } };
-  }
-
-  async #ensureLease(): Promise<Lease | undefined> {
-    const { client, clock, name, dialect, parameters, recorder } = this.#options;
-    const namespace = dialect.namespaces.nodeLease;
-    try {
-      return await client.getLease(namespace, name);
-    } catch (error) {
-      if (!isNotFound(error)) return undefined;
-    }
-    const lease: Lease = {
-      metadata: { name, namespace },
-      spec: { holderIdentity: name, leaseDurationSeconds: parameters.nodeLeaseDurationSeconds, renewTime: microTime(clock.nowMs()) },
-    };
-    try {
-      this.#lease = await client.createLease(lease, { onApplied: this.#leaseApplied });
-    } catch {
-      // Created by an earlier incarnation, or unreachable: the next tick reads it.
-    }
-    return undefined;
   }
 
   // Kubelet's syncNodeStatus. The usual tick, with the informer's copy at hand showing Ready and no

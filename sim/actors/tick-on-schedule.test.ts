@@ -123,10 +123,12 @@ describe("tickOnScheduleWithDone", () => {
     const { sim, clock } = setup();
     const ticksAtMs: number[] = [];
     void sim.spawn("p", () =>
-      tickOnScheduleWithDone(clock, 0, 10_000, (end) => {
-        ticksAtMs.push(sim.nowMs());
-        if (ticksAtMs.length === 2) clock.setTimer(15_000, () => end.done()); // ends at 25 s: the tick at 20 s is skipped
-        else end.done();
+      tickOnScheduleWithDone(clock, 0, 10_000, {
+        tick: (end) => {
+          ticksAtMs.push(sim.nowMs());
+          if (ticksAtMs.length === 2) clock.setTimer(15_000, () => end.done()); // ends at 25 s: the tick at 20 s is skipped
+          else end.done();
+        },
       }),
     );
     await sim.run({ untilMs: 45_000 });
@@ -136,7 +138,7 @@ describe("tickOnScheduleWithDone", () => {
   it("rejects with the error a tick fails with, and ticks no more", async () => {
     const { sim, clock } = setup();
     let ticks = 0;
-    const loop = tickOnScheduleWithDone(clock, 0, 1_000, (end) => (++ticks === 2 ? end.fail(new Error("renewal failed")) : end.done()));
+    const loop = tickOnScheduleWithDone(clock, 0, 1_000, { tick: (end) => (++ticks === 2 ? end.fail(new Error("renewal failed")) : end.done()) });
     const outcome = loop.catch((error: unknown) => (error as Error).message);
     await sim.run({ untilMs: 5_000 });
     expect(await outcome).toBe("renewal failed");
@@ -147,9 +149,11 @@ describe("tickOnScheduleWithDone", () => {
     const sim = new Simulation({ seed: 1, epochMs: 0 });
     const clock = new ProcessClock("p", sim, new WakeupBatcher(sim), { driftPpm: 100_000 }); // 1,100 ms of its time in 1,000 ms
     const ticksAtMs: number[] = [];
-    void tickOnScheduleWithDone(clock, 0, 1_100, (end) => {
-      ticksAtMs.push(Math.round(sim.nowMs()));
-      end.done();
+    void tickOnScheduleWithDone(clock, 0, 1_100, {
+      tick: (end) => {
+        ticksAtMs.push(Math.round(sim.nowMs()));
+        end.done();
+      },
     });
     sim.setTimer(1_500, () => clock.pause(1_000)); // the tick due at 2,000 waits until 2,500
     sim.setTimer(4_200, () => clock.kill()); // none from 5,000 on

@@ -15,10 +15,12 @@ import type { ActorClock } from "./actor-clock.ts";
  * at once (most ticks of a large run: nothing to do).
  */
 export function tickOnSchedule(clock: ActorClock, startMs: number, periodMs: number, tick: () => Promise<void> | void): Promise<never> {
-  return tickOnScheduleWithDone(clock, startMs, periodMs, (end) => {
-    const working = tick();
-    if (working === undefined) end.done();
-    else working.then(() => end.done(), (error: unknown) => end.fail(error));
+  return tickOnScheduleWithDone(clock, startMs, periodMs, {
+    tick: (end) => {
+      const working = tick();
+      if (working === undefined) end.done();
+      else working.then(() => end.done(), (error: unknown) => end.fail(error));
+    },
   });
 }
 
@@ -29,12 +31,19 @@ export interface TickEnd {
   fail(error: unknown): void;
 }
 
+/** What `tickOnScheduleWithDone` runs each tick. */
+export interface Ticker {
+  /** One tick, which says through `end` when it ended. */
+  tick(end: TickEnd): void;
+}
+
 /**
  * `tickOnSchedule` for a tick that says it ended through `end`: no promise per tick, for a loop
- * run millions of times (lease renewals).
+ * run millions of times (lease renewals). The ticker is an object, not a closure, so that a tick
+ * reaches its state in one step (see ScheduledTicks).
  */
-export function tickOnScheduleWithDone(clock: ActorClock, startMs: number, periodMs: number, tick: (end: TickEnd) => void): Promise<never> {
-  return new Promise<never>((_, reject) => new ScheduledTicks(clock, startMs, periodMs, tick, reject).delivered());
+export function tickOnScheduleWithDone(clock: ActorClock, startMs: number, periodMs: number, ticker: Ticker): Promise<never> {
+  return new Promise<never>((_, reject) => new ScheduledTicks(clock, startMs, periodMs, ticker, reject).delivered());
 }
 
 /**
@@ -51,7 +60,7 @@ class ScheduledTicks implements Wakeable, Delivery, TickEnd {
     private readonly clock: ActorClock,
     startMs: number,
     private readonly periodMs: number,
-    private readonly tick: (end: TickEnd) => void,
+    private readonly ticker: Ticker,
     private readonly reject: (error: unknown) => void,
   ) {
     this.#next = startMs;
@@ -65,7 +74,7 @@ class ScheduledTicks implements Wakeable, Delivery, TickEnd {
 
   /** In the process: the tick. */
   delivered(): void {
-    this.tick(this);
+    this.ticker.tick(this);
   }
 
   done(): void {
