@@ -18,6 +18,8 @@ export interface Change {
   readonly object: StoredObject;
   /** The state before this write (undefined for ADDED): lets watches with a filter see transitions. */
   readonly previous?: StoredObject;
+  /** The change of the same key before this one, while retained: the key's history is a list of changes (key-history.ts). */
+  older?: Change | undefined;
 }
 
 /** Retained changes, oldest first; revisions strictly increase. */

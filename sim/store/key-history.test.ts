@@ -27,4 +27,18 @@ describe("KeyHistory", () => {
     expect(history.at(9)?.metadata.resourceVersion).toBe("9");
     expect(history.compactable).toBe(true);
   });
+
+  it("reads every retained revision, takes a late change in revision order, and compacts to what reads at or after a revision see", () => {
+    const history = new KeyHistory(key);
+    for (const revision of [2, 4, 6, 8]) history.push(change(revision === 2 ? "ADDED" : "MODIFIED", revision));
+    history.insertLate(change("MODIFIED", 5));
+    const versionAt = (revision: number) => history.at(revision)?.metadata.resourceVersion ?? null;
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9].map(versionAt)).toEqual([null, "2", "2", "4", "5", "6", "6", "8", "8"]);
+    expect(() => history.push(change("MODIFIED", 8))).toThrow(/revision 8 after 8/);
+    expect(history.compact(5)).toBe(false);
+    expect([4, 5, 6, 7, 8].map(versionAt)).toEqual([null, "5", "6", "6", "8"]);
+    expect(history.compact(8)).toBe(false);
+    expect(history.compactable).toBe(false);
+    expect(history.latest()?.revision).toBe(8);
+  });
 });

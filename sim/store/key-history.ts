@@ -1,19 +1,26 @@
 /**
- * The versions of one key, oldest first, so that a read at any retained revision is a search.
- * A version is the key's `Change` itself (the change log holds the same record): one object per
- * write, which matters when 5,000 leases renew every 10 s and each version is kept for the history
- * window.
+ * The versions of one key, newest first: each version is the key's `Change` itself (the change log
+ * holds the same record), linked to the one before it. One object per write, which matters when
+ * 5,000 leases renew every 10 s and each version is kept for the history window.
+ *
+ * A list, not an array: a write touches only this history and the newest change, where appending
+ * to an array also touched the array and its backing store, cold by the key's next write 10 s
+ * later. The 5,000-node hour of node eviction ran at 295-308x against 278-297x with the array
+ * (four interleaved rounds). The price is on reads at a past revision, which walk back from the
+ * newest version: a few steps for most keys, 30-60 for the Leases of a large cluster.
  */
 import type { Change } from "./change-log.ts";
 import type { StoredObject } from "./stored-object.ts";
 
-/** Every retained version of one key, in revision order. */
+/** Every retained version of one key. */
 export class KeyHistory {
   /** The key, kept once: every change of this key refers to this string. */
   readonly key: string;
   /** Set once the store has forgotten this key (compaction): a key object that kept it must look again. */
   retired = false;
-  private versions: Change[] = [];
+  #latest: Change | undefined = undefined;
+  // Retained versions: the length of the list from #latest.
+  #count = 0;
 
   constructor(key: string) {
     this.key = key;
@@ -21,12 +28,14 @@ export class KeyHistory {
 
   /** Appends a change of this key; revisions only grow. */
   push(change: Change): void {
-    const last = this.versions.at(-1);
+    const last = this.#latest;
     if (last !== undefined && change.revision <= last.revision) {
       throw new Error(`key history: revision ${change.revision} after ${last.revision}`);
     }
     if (change.key !== this.key) throw new Error(`key history of ${this.key}: change of ${change.key}`);
-    this.versions.push(change);
+    change.older = last;
+    this.#latest = change;
+    this.#count++;
   }
 
   /**
@@ -34,9 +43,16 @@ export class KeyHistory {
    * defect "versions-assigned-before-commit" commits out of order (mvcc-store.ts, reserveRevision).
    */
   insertLate(change: Change): void {
-    let index = this.versions.length;
-    while (index > 0 && this.versions[index - 1]!.revision > change.revision) index--;
-    this.versions.splice(index, 0, change);
+    let newer: Change | undefined;
+    let version = this.#latest;
+    while (version !== undefined && version.revision > change.revision) {
+      newer = version;
+      version = version.older;
+    }
+    change.older = version;
+    if (newer === undefined) this.#latest = change;
+    else newer.older = change;
+    this.#count++;
   }
 
   /**
@@ -44,36 +60,24 @@ export class KeyHistory {
    * Most keys of a large store (pods written once) never do, and compaction skips them.
    */
   get compactable(): boolean {
-    return this.versions.length > 1 || this.versions[0]?.type === "DELETED";
+    return this.#count > 1 || this.#latest?.type === "DELETED";
   }
 
   /** The latest change, if any. */
   latest(): Change | undefined {
-    return this.versions.at(-1);
+    return this.#latest;
   }
 
   /** The latest object: null when the key was never written or its last change deleted it. */
   latestObject(): StoredObject | null {
-    return visibleObject(this.versions.at(-1));
+    return visibleObject(this.#latest);
   }
 
   /** The object as it stood at `revision`: null when absent (never written yet, or deleted). */
   at(revision: number): StoredObject | null {
-    // Binary search for the last version with revision <= the one asked for.
-    let low = 0;
-    let high = this.versions.length - 1;
-    let found: Change | undefined;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      const version = this.versions[middle]!;
-      if (version.revision <= revision) {
-        found = version;
-        low = middle + 1;
-      } else {
-        high = middle - 1;
-      }
-    }
-    return visibleObject(found);
+    let version = this.#latest;
+    while (version !== undefined && version.revision > revision) version = version.older;
+    return visibleObject(version);
   }
 
   /**
@@ -82,13 +86,19 @@ export class KeyHistory {
    * before `revision`), so the caller can forget the key.
    */
   compact(revision: number): boolean {
-    let keepFrom = 0;
-    for (let index = 0; index < this.versions.length && this.versions[index]!.revision <= revision; index++) {
-      keepFrom = index;
+    let kept = 0;
+    let version = this.#latest;
+    while (version !== undefined) {
+      kept++;
+      if (version.revision <= revision) break;
+      version = version.older;
     }
-    if (keepFrom > 0) this.versions = this.versions.slice(keepFrom);
-    const first = this.versions[0];
-    return this.versions.length === 1 && first !== undefined && first.revision <= revision && first.type === "DELETED";
+    if (version !== undefined) {
+      version.older = undefined; // what was before it is garbage (the change log drops it too)
+      this.#count = kept;
+    }
+    const latest = this.#latest;
+    return this.#count === 1 && latest !== undefined && latest.revision <= revision && latest.type === "DELETED";
   }
 }
 

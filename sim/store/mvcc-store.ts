@@ -428,7 +428,7 @@ export class MvccStore {
       this.keys.add(key);
     }
     // One record serves the key's history and the change log; its key is the history's string.
-    const change: Change = { type, key: history.key, revision, timeMs: this.clock.nowMs(), object: stored, previous };
+    const change: Change = { type, key: history.key, revision, timeMs: this.clock.nowMs(), object: stored, previous, older: undefined };
     // Produced: each commit takes a revision after every earlier one (but for the planted defect below).
     assert(this.planted !== undefined || revision > this.currentRevision, "store/revision-grows", () => `commit at revision ${revision}, store at ${this.currentRevision}`);
     if (revision > this.currentRevision) {
