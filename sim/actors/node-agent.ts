@@ -49,11 +49,10 @@ export class NodeAgent {
   /** Registers, then runs the lease and status loops. */
   async run(): Promise<void> {
     await this.#register();
-    const informer = this.#options.client.informNode(this.#options.name);
+    const { clock, client, name, dialect, recorder, parameters } = this.#options;
+    const informer = client.informNode(name);
     this.#informer = informer;
-    const { parameters } = this.#options;
-    const startMs = this.#options.clock.monotonicMs();
-    const { clock, client, name, dialect, recorder } = this.#options;
+    const startMs = clock.monotonicMs();
     const lease = new NodeLeaseRenewal({ name, namespace: dialect.namespaces.nodeLease, durationSeconds: parameters.nodeLeaseDurationSeconds, client, clock, recorder });
     const leaseTicks = tickOnScheduleWithDone(clock, startMs, parameters.nodeLeaseRenewIntervalMs, lease);
     // The status loop sleeps over the ticks that would find nothing to post; a change of the
