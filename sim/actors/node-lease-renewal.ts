@@ -28,17 +28,13 @@ export interface NodeLeaseRenewalOptions {
 
 /** The Lease loop of one node; give it to `tickOnScheduleWithDone`. */
 export class NodeLeaseRenewal implements Ticker {
-  readonly #client: ControlPlaneClient;
-  readonly #clock: ActorClock;
+  readonly #options: NodeLeaseRenewalOptions;
   // Made once: objects made per heartbeat (5,000 nodes, every 10 s) are what a large run allocates.
   readonly #callOptions: CallOptions;
-  readonly #options: NodeLeaseRenewalOptions;
   #lease: Lease | undefined;
 
   constructor(options: NodeLeaseRenewalOptions) {
     this.#options = options;
-    this.#client = options.client;
-    this.#clock = options.clock;
     this.#callOptions = { onApplied: options.recorder.leaseHeartbeatOf(options.name) };
   }
 
@@ -49,7 +45,7 @@ export class NodeLeaseRenewal implements Ticker {
       this.#recover().then(() => end.done(), (error: unknown) => end.fail(error));
       return;
     }
-    this.#client.updateLeaseThen(this.#renewed(lease), this.#callOptions, (ok, outcome) => {
+    this.#options.client.updateLeaseThen(this.#renewed(lease), this.#callOptions, (ok, outcome) => {
       if (ok) {
         this.#lease = outcome as Lease;
         end.done();
@@ -64,7 +60,7 @@ export class NodeLeaseRenewal implements Ticker {
     const lease = await this.#ensureLease();
     if (lease === undefined) return;
     try {
-      this.#lease = await this.#client.updateLease(this.#renewed(lease), this.#callOptions);
+      this.#lease = await this.#options.client.updateLease(this.#renewed(lease), this.#callOptions);
     } catch {
       this.#lease = undefined;
     }
@@ -72,22 +68,22 @@ export class NodeLeaseRenewal implements Ticker {
 
   // `lease` renewed now: the same object but for renewTime.
   #renewed(lease: Lease): Lease {
-    return { metadata: lease.metadata, spec: { ...lease.spec, renewTime: microTime(this.#clock.nowMs()) } };
+    return { metadata: lease.metadata, spec: { ...lease.spec, renewTime: microTime(this.#options.clock.nowMs()) } };
   }
 
   async #ensureLease(): Promise<Lease | undefined> {
-    const { name, namespace, durationSeconds } = this.#options;
+    const { client, clock, name, namespace, durationSeconds } = this.#options;
     try {
-      return await this.#client.getLease(namespace, name);
+      return await client.getLease(namespace, name);
     } catch (error) {
       if (!isNotFound(error)) return undefined;
     }
     const lease: Lease = {
       metadata: { name, namespace },
-      spec: { holderIdentity: name, leaseDurationSeconds: durationSeconds, renewTime: microTime(this.#clock.nowMs()) },
+      spec: { holderIdentity: name, leaseDurationSeconds: durationSeconds, renewTime: microTime(clock.nowMs()) },
     };
     try {
-      this.#lease = await this.#client.createLease(lease, this.#callOptions);
+      this.#lease = await client.createLease(lease, this.#callOptions);
     } catch {
       // Created by an earlier incarnation, or unreachable: the next tick reads it.
     }

@@ -19,8 +19,6 @@ export class KeyHistory {
   /** Set once the store has forgotten this key (compaction): a key object that kept it must look again. */
   retired = false;
   #latest: Change | undefined = undefined;
-  // Retained versions: the length of the list from #latest.
-  #count = 0;
 
   constructor(key: string) {
     this.key = key;
@@ -35,7 +33,6 @@ export class KeyHistory {
     if (change.key !== this.key) throw new Error(`key history of ${this.key}: change of ${change.key}`);
     change.older = last;
     this.#latest = change;
-    this.#count++;
   }
 
   /**
@@ -52,7 +49,6 @@ export class KeyHistory {
     change.older = version;
     if (newer === undefined) this.#latest = change;
     else newer.older = change;
-    this.#count++;
   }
 
   /**
@@ -60,7 +56,8 @@ export class KeyHistory {
    * Most keys of a large store (pods written once) never do, and compaction skips them.
    */
   get compactable(): boolean {
-    return this.#count > 1 || this.#latest?.type === "DELETED";
+    const latest = this.#latest;
+    return latest !== undefined && (latest.older !== undefined || latest.type === "DELETED");
   }
 
   /** The latest change, if any. */
@@ -75,9 +72,7 @@ export class KeyHistory {
 
   /** The object as it stood at `revision`: null when absent (never written yet, or deleted). */
   at(revision: number): StoredObject | null {
-    let version = this.#latest;
-    while (version !== undefined && version.revision > revision) version = version.older;
-    return visibleObject(version);
+    return visibleObject(this.#versionAt(revision));
   }
 
   /**
@@ -86,19 +81,17 @@ export class KeyHistory {
    * before `revision`), so the caller can forget the key.
    */
   compact(revision: number): boolean {
-    let kept = 0;
-    let version = this.#latest;
-    while (version !== undefined) {
-      kept++;
-      if (version.revision <= revision) break;
-      version = version.older;
-    }
-    if (version !== undefined) {
-      version.older = undefined; // what was before it is garbage (the change log drops it too)
-      this.#count = kept;
-    }
+    const kept = this.#versionAt(revision);
+    if (kept !== undefined) kept.older = undefined; // what was before it is garbage (the change log drops it too)
     const latest = this.#latest;
-    return this.#count === 1 && latest !== undefined && latest.revision <= revision && latest.type === "DELETED";
+    return latest !== undefined && latest.older === undefined && latest.revision <= revision && latest.type === "DELETED";
+  }
+
+  // The last version at or before `revision`: walked back from the newest.
+  #versionAt(revision: number): Change | undefined {
+    let version = this.#latest;
+    while (version !== undefined && version.revision > revision) version = version.older;
+    return version;
   }
 }
 

@@ -180,6 +180,9 @@ describe("label key and value syntax", () => {
     for (const value of ["", "a", "A-b_c.d", "12345", "x".repeat(63)]) expect(labelValueErrors(value), value).toEqual([]);
     expect(labelValueErrors("-a")).toEqual([VALUE_RULE]);
     expect(labelValueErrors("x".repeat(64))).toEqual(["must be no more than 63 characters"]);
+    // Go's len(): bytes, so 32 two-byte characters are too long although 32 characters are not.
+    expect(labelValueErrors("é".repeat(32))).toContain("must be no more than 63 characters");
+    expect(labelKeyErrors("é".repeat(32))).toContain("name part must be no more than 63 characters");
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { labelValueProblems, qualifiedNameProblems } from "./label-syntax.ts";
+import { byteLength, labelValueProblems, qualifiedNameProblems } from "./label-syntax.ts";
 
 // Expected texts from transcripts labels-* of spec/reference/kube-apiserver-1.26/transcripts-metadata-validation.jsonl.
 const NAME_MISMATCH =
@@ -30,5 +30,11 @@ describe("label values", () => {
     expect(labelValueProblems("v".repeat(63))).toEqual([]);
     expect(labelValueProblems("v".repeat(64))).toEqual(["must be no more than 63 characters"]);
     for (const value of ["-bad", "bad-", "a b", "a\ufffdb", "a\u00ffb", "bad\n"]) expect(labelValueProblems(value), value).toHaveLength(1);
+  });
+});
+
+describe("byteLength", () => {
+  it("counts UTF-8 bytes as Go's len() does, a lone surrogate as the 3 bytes of U+FFFD", () => {
+    expect(["", "abc", "é", "€", "\u{1F600}", "\ud800", "a\udc00b"].map(byteLength)).toEqual([0, 3, 2, 3, 4, 3, 5]);
   });
 });
